@@ -1,0 +1,392 @@
+# One game at the table: seats, variant, target and its rounds, with totals replayed.
+#
+# Rounds live in one flat array (a row of hand points per round) so a 10-seat,
+# 300-round game stays a few kilobytes on the device. Every change goes through a
+# record (see records.py): the storage saves the record first, then applies it.
+from array import array
+
+from . import records, variants
+from .cards import DEFAULT_VALUES, RANKS, deck_total, value_table
+from .compat import const
+from .errors import ScoreError
+
+NO_HAND = const(0xFFFF)  # in the flat array: this seat had no hand (eliminated)
+MAX_HAND = const(0xFFFE)
+NO_WINNER = const(0xFF)
+
+
+class Round:
+    """One round as the table saw it: winner (name or None), hands and scores per seat."""
+
+    def __init__(self, game, index):
+        n = len(game.players)
+        row = game._hands[index * n:(index + 1) * n]
+        w = game._winner[index]
+        self.index = index
+        self.winner = None if w == NO_WINNER else game.players[w]
+        self.hands = tuple(None if h == NO_HAND else h for h in row)
+        seat = None if w == NO_WINNER else w
+        self.scores = tuple(
+            variants.round_score(game._variant, s, seat, self.hands) if self.hands[s] is not None else 0
+            for s in range(n))
+
+
+class Rounds:
+    """Read-only sequence view of a game's rounds."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __len__(self):
+        return self._game._count
+
+    def __getitem__(self, index):
+        count = self._game._count
+        if index < 0:
+            index += count
+        if index < 0 or index >= count:
+            raise IndexError("no round %d" % index)
+        return Round(self._game, index)
+
+    def __iter__(self):
+        for i in range(self._game._count):
+            yield Round(self._game, i)
+
+
+class Game:
+    def __init__(self, players, variant="standard", target=500, values=None, created=0, game_id=0):
+        code = variants.code(variant)
+        if code is None:
+            raise ScoreError("unknown variant '%s' (standard, penalty, challenge)" % (variant,))
+        if type(target) is not int or target <= 0:
+            raise ScoreError("the target must be a whole number above 0")
+        players = tuple(players)
+        if len(players) < 2 or len(players) > 10:
+            raise ScoreError("a game needs 2 to 10 seats, not %d" % len(players))
+        seen = []
+        for name in players:
+            if not isinstance(name, str) or not name.strip():
+                raise ScoreError("every seat needs a name")
+            key = name.strip().lower()
+            if key in seen:
+                raise ScoreError("the name '%s' is there twice" % name.strip())
+            seen.append(key)
+        try:
+            self.values = value_table(values)
+        except ValueError as err:
+            raise ScoreError(str(err))
+        self.players = tuple(name.strip() for name in players)
+        self.variant = variants.NAMES[code]
+        self.target = target
+        self.created = created
+        self.game_id = game_id
+        self._variant = code
+        self._hands = array("H")
+        self._winner = bytearray()
+        self._count = 0
+        self._ended = False  # the table ended the game early (finish record)
+        self._replay()
+
+    # ---- reading -------------------------------------------------------
+    @property
+    def rounds(self):
+        return Rounds(self)
+
+    @property
+    def finished(self):
+        return bool(self._won)
+
+    def totals(self):
+        return [(self.players[s], self._totals[s]) for s in range(len(self.players))]
+
+    def winners(self):
+        return [self.players[s] for s in self._won] if self._won else []
+
+    def eliminated(self):
+        return [self.players[s] for s in range(len(self.players)) if not self._active[s]]
+
+    def dealer(self):
+        """Who deals the next round: seat 1 deals first, then the deal passes left."""
+        return self.players[self._dealer]
+
+    def seat(self, name):
+        for s in range(len(self.players)):
+            if self.players[s] == name:
+                return s
+        return None
+
+    def preview(self, hands, winner=None):
+        """What the Sieger would get for the hands typed so far (the live hint line)."""
+        if self._variant != variants.STANDARD:
+            return 0
+        total = 0
+        for name, points in _pairs(hands):
+            if name != winner:
+                total += _points(name, points)
+        return total
+
+    def deck_warning(self, hands):
+        """A message if the hands add up to more than a whole deck is worth, else None.
+
+        Possible only with house values, so the UI asks for confirmation instead of refusing.
+        """
+        total = 0
+        for name, points in _pairs(hands):
+            total += _points(name, points)
+        limit = deck_total(self.values)
+        if total > limit:
+            return "the hands add up to %d, more than the %d a whole deck is worth" % (total, limit)
+        return None
+
+    # ---- records: validate without changing anything --------------------
+    def create_record(self, created=None, game_id=None):
+        overrides = [(r, self.values[r]) for r in range(len(DEFAULT_VALUES))
+                     if self.values[r] != DEFAULT_VALUES[r]]
+        return records.encode_create(
+            self.players, self._variant, self.target, overrides,
+            self.created if created is None else created,
+            self.game_id if game_id is None else game_id)
+
+    def round_record(self, hands, winner):
+        w, row = self._check(hands, winner, self._active, self._won)
+        return records.encode_round(w, row)
+
+    def edit_record(self, index, hands, winner):
+        index = self._round_index(index)
+        active, won = self._state_before(index)
+        w, row = self._check(hands, winner, active, won)
+        rec = records.encode_edit(index, w, row)
+        self._trial(records.decode(rec), keep=False)
+        return rec
+
+    def undo_record(self):
+        if self._ended:
+            raise ScoreError("the game was ended; its rounds can no longer change")
+        if not self._count:
+            raise ScoreError("there is no round to undo")
+        return records.encode_undo(self._count - 1)
+
+    def finish_record(self, when=0):
+        if self._won:
+            raise ScoreError("the game is already over")
+        if not self._count:
+            raise ScoreError("no round played yet")
+        return records.encode_finish(when)
+
+    # ---- changing: records only --------------------------------------------
+    def apply(self, payload):
+        """Apply one record. Raises RecordError/ScoreError and changes nothing if it does not fit."""
+        event = records.decode(payload)
+        kind = event[0]
+        if kind == "round":
+            self._check_row(event[1], event[2], self._active, self._won)
+            self._put(self._count, event[1], event[2])
+            self._count += 1
+            self._after_round(self._count - 1)
+        elif kind == "edit" or kind == "undo":
+            self._trial(event)
+        elif kind == "finish":
+            if self._won or not self._count:
+                raise ScoreError("the game cannot be ended now")
+            self._ended = True
+            self._won = variants.leaders(self._variant, self._totals, self._active)
+        else:
+            raise ScoreError("a game cannot be created twice")
+
+    def add_round(self, hands, winner=None):
+        self.apply(self.round_record(hands, winner))
+
+    def undo_round(self):
+        self.apply(self.undo_record())
+
+    def edit_round(self, index, hands, winner=None):
+        self.apply(self.edit_record(index, hands, winner))
+
+    def finish(self, when=0):
+        self.apply(self.finish_record(when))
+
+    @classmethod
+    def from_record(cls, payload):
+        event = records.decode(payload)
+        if event[0] != "create":
+            raise ScoreError("a game starts with a create record, not %s" % event[0])
+        _, game_id, created, variant, target, players, overrides = event
+        values = {}
+        for rank, points in overrides:
+            values[RANKS[rank]] = points
+        return cls(players, variants.NAMES[variant], target, values or None, created, game_id)
+
+    # ---- internals ------------------------------------------------------------
+    def _check(self, hands, winner, active, won):
+        # Turn the caller's names and addends into (winner seat, row per seat), or refuse.
+        if won:
+            raise ScoreError("the game is over; no more rounds")
+        n = len(self.players)
+        w = None
+        if winner is None:
+            if variants.winner_required(self._variant):
+                raise ScoreError("mark the round's winner (Sieger)")
+        else:
+            w = self.seat(winner)
+            if w is None:
+                raise ScoreError("unknown winner '%s'" % (winner,))
+            if not active[w]:
+                raise ScoreError("%s is out of the game" % winner)
+        row = [None] * n
+        for name, points in _pairs(hands):
+            s = self.seat(name)
+            if s is None:
+                raise ScoreError("unknown player '%s'" % (name,))
+            if row[s] is not None:
+                raise ScoreError("%s is given twice" % name)
+            if not active[s]:
+                raise ScoreError("%s is out of the game and has no hand" % name)
+            row[s] = _points(name, points)
+            if s == w and row[s]:
+                raise ScoreError("the winner %s has no cards left: hand must be 0" % name)
+        for s in range(n):
+            if active[s] and row[s] is None:
+                if s != w:
+                    raise ScoreError("no points for %s" % self.players[s])
+                row[s] = 0
+        return w, row
+
+    def _check_row(self, w, row, active, won):
+        # The same rules for a decoded record (replayed from flash or edited).
+        if won:
+            raise ScoreError("the game is over; no more rounds")
+        if len(row) != len(self.players):
+            raise ScoreError("round has %d seats, game has %d" % (len(row), len(self.players)))
+        if w is None and variants.winner_required(self._variant):
+            raise ScoreError("mark the round's winner (Sieger)")
+        for s in range(len(row)):
+            if (row[s] is None) == active[s] or (row[s] is not None and row[s] > MAX_HAND):
+                raise ScoreError("round does not fit the seats in play")
+        if w is not None and row[w] != 0:
+            raise ScoreError("the winner's hand must be 0")
+
+    def _put(self, index, w, row):
+        n = len(self.players)
+        cells = array("H", [NO_HAND if p is None else p for p in row])
+        if len(self._winner) > index:  # reuse space left by an undo
+            self._hands[index * n:(index + 1) * n] = cells
+            self._winner[index] = NO_WINNER if w is None else w
+        else:
+            self._hands.extend(cells)
+            self._winner.append(NO_WINNER if w is None else w)
+
+    def _round_index(self, index):
+        if self._ended:
+            raise ScoreError("the game was ended; its rounds can no longer change")
+        if type(index) is not int or index < 0 or index >= self._count:
+            raise ScoreError("there is no round %r" % (index,))
+        return index
+
+    def _state_before(self, index):
+        # Seats in play and game-over state just before round `index`.
+        keep = self._count
+        self._count = index
+        self._replay()
+        active, won = self._active, self._won
+        self._count = keep
+        self._replay()
+        return active, won
+
+    def _trial(self, event, keep=True):
+        # Edit and undo rewrite history: replay every round with checks and roll
+        # back if any no longer fits; with keep=False roll back even on success.
+        n = len(self.players)
+        saved = array("H", self._hands), bytearray(self._winner), self._count
+        if event[0] == "undo":
+            if self._ended or event[1] != self._count - 1:
+                raise ScoreError("only the last round can be undone")
+            self._count -= 1
+        else:
+            index = self._round_index(event[1])
+            if len(event[3]) != n:
+                raise ScoreError("round has %d seats, game has %d" % (len(event[3]), n))
+            self._put(index, event[2], event[3])
+        try:
+            self._replay(True)
+        except ScoreError:
+            keep = False
+            raise ScoreError("this change does not fit the rounds after it (the game would end earlier or a seat drop out)")
+        finally:
+            if not keep:
+                self._hands, self._winner, self._count = saved
+                self._replay()
+
+    def _replay(self, check=False):
+        n = len(self.players)
+        self._totals = [0] * n
+        self._active = [True] * n
+        self._won = None
+        self._dealer = 0
+        for i in range(self._count):
+            if check:
+                w = self._winner[i]
+                self._check_row(None if w == NO_WINNER else w, self._row(i), self._active, self._won)
+            self._after_round(i)
+
+    def _row(self, i):
+        n = len(self.players)
+        return [None if h == NO_HAND else h for h in self._hands[i * n:(i + 1) * n]]
+
+    def _after_round(self, i):
+        w = self._winner[i]
+        w = None if w == NO_WINNER else w
+        n = len(self.players)
+        base = i * n
+        # Inline of variants.add_scores over the flat row, to avoid a list per round.
+        if self._variant == variants.STANDARD:
+            won = 0
+            for s in range(n):
+                h = self._hands[base + s]
+                if h != NO_HAND:
+                    won += h
+            self._totals[w] += won
+        else:
+            for s in range(n):
+                h = self._hands[base + s]
+                if h != NO_HAND:
+                    self._totals[s] += h
+        self._won = variants.settle(self._variant, self._totals, self._active, self.target, w)
+        self._dealer = self._next_active(self._dealer)
+
+    def _next_active(self, seat):
+        n = len(self.players)
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if self._active[s]:
+                return s
+        return seat
+
+
+
+def _pairs(hands):
+    # Hands come as a dict {name: points} or as (name, points) pairs (so a seat can be given twice).
+    if isinstance(hands, dict):
+        return list(hands.items())
+    return list(hands)
+
+
+def _points(name, points):
+    # A hand is a whole number >= 0, or a list of them to add (team mates, card by card).
+    if type(points) is int:
+        total = points
+        ok = points >= 0
+    elif isinstance(points, (list, tuple)) and points:
+        total = 0
+        ok = True
+        for p in points:
+            if type(p) is not int or p < 0:
+                ok = False
+                break
+            total += p
+    else:
+        ok = False
+    if not ok:
+        raise ScoreError("points for %s must be whole numbers of 0 or more" % name)
+    if total > MAX_HAND:
+        raise ScoreError("%d points for %s cannot be a hand" % (total, name))
+    return total

@@ -1,0 +1,207 @@
+# The compact, versioned byte format of game events (create, round, edit, undo, finish).
+#
+# Every payload starts with the format version and the event kind. Numbers are
+# unsigned LEB128 varints, so a typical 4-seat round takes about 8 bytes.
+#   create: game id, created (epoch s, 0 = clock unset), variant, target,
+#           seat count, names (length + UTF-8), value overrides (count, rank+points)
+#   round:  winner seat (0xFF = none), seat count, hand+1 per seat (0 = no hand)
+#   edit:   round index, then as round
+#   undo:   index of the round taken back
+#   finish: when (epoch s, 0 = clock unset)
+from .compat import const
+from .errors import RecordError
+
+VERSION = const(1)
+CREATE = const(1)
+ROUND = const(2)
+EDIT = const(3)
+UNDO = const(4)
+FINISH = const(5)
+KINDS = (None, "create", "round", "edit", "undo", "finish")
+NO_WINNER = const(0xFF)
+MAX_SEATS = const(10)
+MAX_NUMBER = const(0xFFFFFFFF)
+
+
+def _varint(out, n):
+    if type(n) is not int or n < 0 or n > MAX_NUMBER:
+        raise RecordError("cannot encode %r" % (n,))
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+
+
+def _head(kind):
+    out = bytearray()
+    out.append(VERSION)
+    out.append(kind)
+    return out
+
+
+def encode_create(players, variant, target, overrides=(), created=0, game_id=0):
+    """`variant` is a code (0-2); `overrides` is a sequence of (rank code, points)."""
+    out = _head(CREATE)
+    _varint(out, game_id)
+    _varint(out, created)
+    out.append(variant)
+    _varint(out, target)
+    out.append(len(players))
+    for name in players:
+        raw = name.encode()
+        _varint(out, len(raw))
+        out.extend(raw)
+    out.append(len(overrides))
+    for rank, points in overrides:
+        out.append(rank)
+        _varint(out, points)
+    return bytes(out)
+
+
+def _put_hands(out, winner, hands):
+    out.append(NO_WINNER if winner is None else winner)
+    out.append(len(hands))
+    for points in hands:
+        _varint(out, 0 if points is None else points + 1)
+
+
+def encode_round(winner, hands):
+    """`winner` is a seat index or None; `hands` one entry per seat (None = no hand)."""
+    out = _head(ROUND)
+    _put_hands(out, winner, hands)
+    return bytes(out)
+
+
+def encode_edit(index, winner, hands):
+    out = _head(EDIT)
+    _varint(out, index)
+    _put_hands(out, winner, hands)
+    return bytes(out)
+
+
+def encode_undo(index):
+    out = _head(UNDO)
+    _varint(out, index)
+    return bytes(out)
+
+
+def encode_finish(when=0):
+    out = _head(FINISH)
+    _varint(out, when)
+    return bytes(out)
+
+
+class _Reader:
+    # Walks a payload; every read checks bounds so garbage raises RecordError.
+    def __init__(self, data):
+        self.data = data
+        self.pos = 0
+
+    def byte(self):
+        if self.pos >= len(self.data):
+            raise RecordError("record ends early")
+        b = self.data[self.pos]
+        self.pos += 1
+        return b
+
+    def varint(self):
+        n = 0
+        shift = 0
+        while True:
+            b = self.byte()
+            n |= (b & 0x7F) << shift
+            if b < 0x80:
+                break
+            shift += 7
+            if shift > 28:
+                raise RecordError("number too long")
+        if n > MAX_NUMBER:
+            raise RecordError("number too large")
+        return n
+
+    def text(self):
+        size = self.varint()
+        if size > 64 or self.pos + size > len(self.data):
+            raise RecordError("bad name length")
+        raw = bytes(self.data[self.pos:self.pos + size])
+        self.pos += size
+        try:
+            return raw.decode()
+        except Exception:  # UnicodeError on CPython, UnicodeError/ValueError on MicroPython
+            raise RecordError("name is not UTF-8")
+
+    def hands(self):
+        winner = self.byte()
+        seats = self.byte()
+        if seats < 2 or seats > MAX_SEATS:
+            raise RecordError("bad seat count %d" % seats)
+        if winner != NO_WINNER and winner >= seats:
+            raise RecordError("bad winner seat %d" % winner)
+        hands = []
+        for _ in range(seats):
+            n = self.varint()
+            hands.append(None if n == 0 else n - 1)
+        return (None if winner == NO_WINNER else winner), tuple(hands)
+
+    def end(self):
+        if self.pos != len(self.data):
+            raise RecordError("%d stray bytes after record" % (len(self.data) - self.pos))
+
+
+def decode(payload):
+    """Decode a payload into a tuple that starts with the kind's name.
+
+    ("create", game_id, created, variant, target, players, overrides)
+    ("round", winner, hands) / ("edit", index, winner, hands)
+    ("undo", index) / ("finish", when)
+    Raises RecordError for anything that is not a well-formed record.
+    """
+    if not isinstance(payload, (bytes, bytearray, memoryview)):
+        raise RecordError("a record is bytes")
+    r = _Reader(payload)
+    if r.byte() != VERSION:
+        raise RecordError("unknown record version %d" % payload[0])
+    kind = r.byte()
+    if kind == CREATE:
+        game_id = r.varint()
+        created = r.varint()
+        variant = r.byte()
+        target = r.varint()
+        seats = r.byte()
+        if variant > 2 or seats < 2 or seats > MAX_SEATS:
+            raise RecordError("bad game header")
+        players = tuple(r.text() for _ in range(seats))
+        overrides = []
+        for _ in range(r.byte()):
+            rank = r.byte()
+            if rank > 16:
+                raise RecordError("bad rank code %d" % rank)
+            overrides.append((rank, r.varint()))
+        out = ("create", game_id, created, variant, target, players, tuple(overrides))
+    elif kind == ROUND or kind == EDIT:
+        index = r.varint() if kind == EDIT else None
+        winner, hands = r.hands()
+        out = ("round", winner, hands) if kind == ROUND else ("edit", index, winner, hands)
+    elif kind == UNDO:
+        out = ("undo", r.varint())
+    elif kind == FINISH:
+        out = ("finish", r.varint())
+    else:
+        raise RecordError("unknown record kind %d" % kind)
+    r.end()
+    return out
+
+
+def game_from_records(payloads):
+    """Rebuild a game by replaying its records; the first must create it."""
+    from .game import Game
+
+    game = None
+    for payload in payloads:
+        if game is None:
+            game = Game.from_record(payload)
+        else:
+            game.apply(payload)
+    if game is None:
+        raise RecordError("no records")
+    return game
