@@ -1,0 +1,66 @@
+# The `tafel` command line: entry point for the laptop tools.
+import argparse
+import sys
+
+from tafel.cards import card_points, hand_points
+from tafel.errors import CardError
+
+from . import __version__
+
+
+def _parse_values(pairs):
+    # "--value wild=40 --value 7=10" -> {"wild": 40, "7": 10}; value_table checks the words.
+    values = {}
+    for pair in pairs:
+        rank, sep, points = pair.rpartition("=")
+        if not sep or not rank.strip():
+            raise CardError("a value is RANK=POINTS, e.g. 'wild=40', not '%s'" % pair)
+        try:
+            values[rank.strip()] = int(points)
+        except ValueError:
+            raise CardError("points for '%s' must be a whole number, not '%s'" % (rank.strip(), points))
+    return values or None
+
+
+def points(args):
+    """Print the points of each card and of the whole hand."""
+    values = _parse_values(args.value)
+    cards = [card.strip() for card in args.cards]
+    rows = [(card, card_points(card, values)) for card in cards]
+    total = hand_points(cards, values)
+    width = max(len("total"), *(len(card) for card in cards))
+    for card, value in rows:
+        print("%-*s %4d" % (width, card, value))
+    print("%-*s %4d" % (width, "total", total))
+    return 0
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="tafel", description="Tafel: score keeping for UNO-style card games.")
+    parser.add_argument("--version", action="version", version="tafel " + __version__)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    cmd = commands.add_parser(
+        "points",
+        help="points of the cards left in a hand",
+        description='Points of cards left in a hand, e.g. tafel points "red 7" "blue 9" "green draw2".',
+    )
+    cmd.add_argument("cards", nargs="+", metavar="CARD", help='a card such as "red 7", "blue skip", "wild4"')
+    cmd.add_argument(
+        "--value", action="append", default=[], metavar="RANK=POINTS",
+        help="house rule: points for a rank, e.g. --value swap=50 (repeatable)",
+    )
+    cmd.set_defaults(run=points)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except CardError as err:
+        print("tafel: %s" % err, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
