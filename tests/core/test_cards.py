@@ -1,0 +1,126 @@
+# Specification of card texts and their points (tafel.cards), for CPython and MicroPython.
+import pytest
+
+from tafel import CardError, card_points, deck_total, hand_points
+from tafel.cards import parse_card, value_table
+
+
+def test_number_cards_are_worth_their_face_value():
+    for n in range(10):
+        assert card_points("red %d" % n) == n
+
+
+def test_action_cards_are_worth_twenty():
+    assert card_points("blue skip") == 20
+    assert card_points("green reverse") == 20
+    assert card_points("yellow draw2") == 20
+
+
+def test_wild_cards_are_worth_fifty():
+    assert card_points("wild") == 50
+    assert card_points("wild4") == 50
+
+
+def test_swap_and_blank_are_worth_forty():
+    assert card_points("swap") == 40
+    assert card_points("blank") == 40
+
+
+def test_worked_example_hands():
+    assert hand_points(["red 7", "blue 9", "green draw2"]) == 36
+    assert hand_points(["wild", "yellow 3"]) == 53
+
+
+def test_empty_hand_is_worth_nothing():
+    assert hand_points([]) == 0
+
+
+def test_german_words_name_the_same_cards():
+    assert parse_card("rot 7") == parse_card("red 7")
+    assert parse_card("grün aussetzen") == parse_card("green skip")
+    assert parse_card("gruen retour") == parse_card("green reverse")
+    assert parse_card("gelb zieh2") == parse_card("yellow draw2")
+    assert parse_card("blau +2") == parse_card("blue draw2")
+    assert parse_card("farbwahl") == parse_card("wild")
+    assert parse_card("zieh4") == parse_card("+4") == parse_card("wild4")
+    assert parse_card("handtausch") == parse_card("swap")
+    assert parse_card("blanko") == parse_card("blank")
+
+
+def test_card_text_is_case_insensitive_including_umlauts():
+    assert parse_card("GRÜN AUSSETZEN") == parse_card("green skip")
+    assert parse_card("Red Draw2") == parse_card("red draw2")
+    assert parse_card("  WILD4  ") == parse_card("wild4")
+
+
+def test_unknown_colour_is_named_in_the_error():
+    with pytest.raises(CardError, match="purple"):
+        card_points("purple 7")
+
+
+def test_unknown_rank_is_named_in_the_error():
+    with pytest.raises(CardError, match="seven"):
+        card_points("red seven")
+
+
+def test_unknown_single_word_is_named_in_the_error():
+    with pytest.raises(CardError, match="joker"):
+        card_points("joker")
+
+
+def test_coloured_rank_without_colour_is_refused():
+    with pytest.raises(CardError, match="colour"):
+        card_points("7")
+    with pytest.raises(CardError, match="colour"):
+        card_points("skip")
+
+
+def test_black_card_with_a_colour_is_refused():
+    with pytest.raises(CardError, match="wild"):
+        card_points("red wild")
+
+
+def test_card_errors_are_value_errors():
+    with pytest.raises(ValueError):
+        card_points("")
+    with pytest.raises(ValueError):
+        card_points(7)
+
+
+def test_a_bad_card_in_a_hand_is_named():
+    with pytest.raises(CardError, match="pink"):
+        hand_points(["red 1", "pink 2"])
+
+
+def test_house_values_change_what_cards_are_worth():
+    values = {"swap": 50, "blank": 50, "wild": 25}
+    assert card_points("swap", values) == 50
+    assert card_points("farbwahl", values) == 25
+    assert card_points("wild4", values) == 50
+    assert hand_points(["blank", "red 5"], values) == 55
+
+
+def test_house_values_accept_german_rank_words_and_numbers():
+    table = value_table({"aussetzen": 15, "7": 70})
+    assert table[10] == 15
+    assert table[7] == 70
+
+
+def test_house_values_must_be_whole_non_negative_numbers():
+    with pytest.raises(CardError):
+        value_table({"wild": -1})
+    with pytest.raises(CardError):
+        value_table({"wild": "50"})
+    with pytest.raises(CardError):
+        value_table({"wild": True})
+
+
+def test_house_values_name_known_ranks_only():
+    with pytest.raises(CardError, match="joker"):
+        value_table({"joker": 10})
+
+
+def test_deck_totals():
+    assert deck_total(cards=108) == 1240
+    assert deck_total() == 1400
+    assert deck_total({"swap": 50, "blank": 50}) == 1440
