@@ -36,6 +36,16 @@ def _fold(text):
     return text.lower().replace("Ü", "ü")
 
 
+def colour_code(word):
+    """Code of a colour given as text ("red", "Grün", ...)."""
+    if not isinstance(word, str):
+        raise CardError("a colour is text, not %r" % (word,))
+    code = _COLOUR_WORDS.get(_fold(word.strip()))
+    if code is None:
+        raise CardError("unknown colour '%s'" % word.strip())
+    return code
+
+
 def rank_code(word):
     """Code of a rank given as text ("7", "skip", "aussetzen", "+4", ...)."""
     word = _fold(word)
@@ -65,8 +75,9 @@ def parse_card(card):
         return None, rank
     if len(words) != 2:
         raise CardError("unknown card '%s'" % card.strip())
-    colour = _COLOUR_WORDS.get(words[0])
-    if colour is None:
+    try:
+        colour = colour_code(words[0])
+    except CardError:
         raise CardError("unknown colour '%s' in '%s'" % (words[0], card.strip()))
     try:
         rank = rank_code(words[1])

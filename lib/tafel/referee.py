@@ -1,5 +1,5 @@
 # Rules referee: which cards may be played, Wild Draw Four challenges, turn order.
-from .cards import FIRST_BLACK, parse_card
+from .cards import FIRST_BLACK, colour_code, parse_card
 from .compat import const
 from .errors import CardError, ScoreError
 
@@ -9,22 +9,12 @@ _DRAW2 = const(12)
 _WILD4 = const(14)
 
 
-def _colour(color):
-    # Reuse cards.py's colour words (English/German, case-insensitive) via a dummy "0".
-    if not isinstance(color, str):
-        raise CardError("a colour is text, not %r" % (color,))
-    try:
-        return parse_card(color + " 0")[0]
-    except CardError:
-        raise CardError("unknown colour '%s'" % color.strip())
-
-
 def _active(top, color):
     # The colour in force: a coloured top card's own colour wins and `color` is
     # ignored; on a black top it is the colour chosen with it (None if none yet).
     top_colour, top_rank = parse_card(top)
     if top_colour is None and color is not None:
-        top_colour = _colour(color)
+        top_colour = colour_code(color)
     return top_colour, top_rank
 
 
@@ -86,7 +76,7 @@ def judge_wild4(hand_before, color):
     `color` None (no colour was in force yet) can never be a bluff.
     """
     cards = _parse_hand(hand_before)
-    if color is not None and _holds(cards, _colour(color)):
+    if color is not None and _holds(cards, colour_code(color)):
         return ("bluff", "player", 4)
     return ("honest", "challenger", 6)
 
