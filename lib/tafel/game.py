@@ -96,8 +96,17 @@ class Game:
     def finished(self):
         return bool(self._won)
 
+    @property
+    def ended_early(self):
+        """True once the table ended the game (finish record): its rounds are final."""
+        return self._ended
+
     def totals(self):
         return [(self.players[s], self._totals[s]) for s in range(len(self.players))]
+
+    def total(self, seat):
+        """One seat's total (by seat index)."""
+        return self._totals[seat]
 
     def winners(self):
         return [self.players[s] for s in self._won] if self._won else []

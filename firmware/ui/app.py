@@ -1,0 +1,165 @@
+# The application: screen stack, key dispatch, timers, display sleep and the crash guard.
+import sys
+
+from ui.canvas import Canvas
+from ui.screen import ALL_ROWS
+
+MESSAGE_MS = 2500
+
+
+class App:
+    """Everything a screen needs is reached through the app.
+
+    display: a framebuf display driver (show/show_pages, poweron/poweroff, contrast)
+    clock:   ticks_ms() and time() (epoch seconds, 0 while the clock is not set)
+    store:   the flash store (see store/); session: the running game (session.py)
+    """
+
+    def __init__(self, display, clock, store, session, settings, capture=False, log=None):
+        self.display = display
+        self.canvas = Canvas(display, capture)
+        self.clock = clock
+        self.store = store
+        self.session = session
+        self.settings = settings
+        self.log = log
+        self.stack = []
+        self.texts = None
+        self.asleep = False
+        self.last_key = clock.ticks_ms()
+        self.message = None  # (text, until_ms): a short notice over the bottom row
+        self.set_language(settings.get("lang", "de"))
+
+    # ---- texts -------------------------------------------------------------
+    def set_language(self, lang):
+        if lang == "en":
+            from ui.texts_en import TEXTS
+        else:
+            from ui.texts_de import TEXTS
+        self.texts = TEXTS
+        for screen in self.stack:
+            screen.touch()
+
+    def t(self, key):
+        return self.texts.get(key, key)
+
+    # ---- navigation ------------------------------------------------------------
+    @property
+    def screen(self):
+        return self.stack[-1] if self.stack else None
+
+    def push(self, screen):
+        if self.stack:
+            self.stack[-1].on_hide()
+        self.stack.append(screen)
+        screen.on_open()
+
+    def pop(self):
+        if len(self.stack) > 1:
+            self.stack.pop().on_hide()
+            self.stack[-1].on_open()
+
+    def replace(self, screen):
+        if self.stack:
+            self.stack.pop().on_hide()
+        self.stack.append(screen)
+        screen.on_open()
+
+    def home(self):
+        from ui.home import Home
+
+        while self.stack:
+            self.stack.pop().on_hide()
+        self.push(Home(self))
+
+    def show_game(self):
+        """The running game's main view: standings, or game over when it ended."""
+        from ui.standings import Standings
+
+        self.home()
+        if self.session.game is not None:
+            self.push(Standings(self))
+
+    def notify(self, text):
+        """Show a short notice in the bottom row for a moment."""
+        self.message = (text, self.clock.ticks_ms() + MESSAGE_MS)
+        self._touch_bottom()
+
+    # ---- events ----------------------------------------------------------------
+    def key(self, k):
+        """Handle one key event. A key that wakes the display does nothing else."""
+        self.last_key = self.clock.ticks_ms()
+        if self.asleep:
+            self.wake()
+            return
+        if self.message is not None:
+            self.message = None
+            self._touch_bottom()
+        self._guard(self.screen.key, k)
+
+    def tick(self):
+        now = self.clock.ticks_ms()
+        if self.message is not None and now - self.message[1] >= 0:
+            self.message = None
+            self._touch_bottom()
+        sleep_s = self.settings.get("sleep", 60)
+        if sleep_s and not self.asleep and now - self.last_key >= sleep_s * 1000:
+            self.asleep = True
+            self.display.poweroff()
+        if self.screen is not None:
+            self._guard(self.screen.tick, now)
+
+    def wake(self):
+        self.asleep = False
+        self.display.poweron()
+
+    def render(self):
+        """Redraw the rows that changed and send them to the display."""
+        screen = self.screen
+        if screen is None or not screen.dirty:
+            return 0
+        canvas = self.canvas
+        mask = screen.dirty
+        screen.dirty = 0
+        last = canvas.rows - 1
+        for row in range(canvas.rows):
+            if mask & (1 << row):
+                canvas.clear(row)
+                if row == last and self.message is not None:
+                    canvas.text(row, 0, self.message[0][:canvas.cols])
+                else:
+                    self._guard(screen.draw_row, canvas, row)
+        return canvas.flush()
+
+    def _touch_bottom(self):
+        if self.screen is not None:
+            self.screen.touch(self.canvas.rows - 1)
+
+    def _guard(self, fn, arg, extra=None):
+        # A screen that raises must never take the game with it: log it, say so,
+        # and return to the running game's standings (its data is on flash already).
+        try:
+            if extra is None:
+                fn(arg)
+            else:
+                fn(arg, extra)
+        except Exception as err:  # noqa: any screen bug lands here
+            if self.log is not None:
+                self.log(err)
+            else:
+                sys.print_exception(err)
+            self.recover()
+
+    def recover(self):
+        try:
+            self.session.reload()
+            self.show_game()
+        except Exception as err:
+            if self.log is not None:
+                self.log(err)
+            self.stack = []
+            from ui.home import Home
+
+            self.push(Home(self))
+        self.notify(self.t("crashed"))
+        self.screen.touch()

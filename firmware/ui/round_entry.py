@@ -1,0 +1,255 @@
+# Round entry: one row per seat, typed hands, the Sieger key and the live hint line.
+#
+# Keys: digits type a hand, B (+) starts another addend (a team mate's hand,
+# or card by card), A marks the Sieger, C/D move, * deletes (or goes back),
+# # moves on; # on the last seat shows the round's result, a second # saves.
+from tafel.variants import code, round_score
+
+from ui.screen import ALL_ROWS, Screen
+
+BODY_TOP = 1  # rows 1..6 list the seats, row 0 is the header, row 7 the hint line
+MAX_DIGITS = 4
+MAX_PARTS = 8
+
+
+class RoundEntry(Screen):
+    def __init__(self, app, edit_index=None):
+        super().__init__(app)
+        game = app.session.game
+        self.game = game
+        self.edit_index = edit_index
+        n = len(game.players)
+        self.entry = [""] * n  # what was typed per seat, e.g. "36+53"
+        self.winner = None
+        if edit_index is None:
+            out = game.eliminated()
+            self.seats = [s for s in range(n) if game.players[s] not in out]
+        else:
+            past = game.rounds[edit_index]
+            self.seats = [s for s in range(n) if past.hands[s] is not None]
+            self.winner = game.seat(past.winner) if past.winner is not None else None
+            for s in self.seats:
+                if s != self.winner:
+                    self.entry[s] = str(past.hands[s])
+        self.cursor = 0
+        self.top = 0
+        self.review = False
+        self.result = None  # per seat: what this round adds, shown before saving
+        self.deck_ok = False
+        self.note = None  # a message shown in the hint row until the next key
+
+    # ---- what was typed -----------------------------------------------------
+    def hands(self):
+        """Typed hands as the core takes them: {name: [addends]} for the seats typed so far."""
+        hands = {}
+        for s in self.seats:
+            text = self.entry[s]
+            if s != self.winner and text:
+                hands[self.game.players[s]] = [int(p) for p in text.split("+") if p]
+        return hands
+
+    def _missing(self):
+        for i in range(len(self.seats)):
+            s = self.seats[i]
+            if s != self.winner and not self.entry[s].replace("+", ""):
+                return i
+        return None
+
+    # ---- keys ------------------------------------------------------------------
+    def key(self, k):
+        self.note = None
+        self.touch(7)
+        if self.review:
+            self._review_key(k)
+            return
+        s = self.seats[self.cursor]
+        if len(k) == 1 and "0" <= k <= "9":
+            self._digit(s, k)
+        elif k == "B":
+            text = self.entry[s]
+            if text and text[-1] != "+" and text.count("+") < MAX_PARTS - 1:
+                self.entry[s] = text + "+"
+        elif k == "A":
+            old = self.winner
+            self.winner = None if old == s else s
+            if self.winner is not None:
+                self.entry[s] = ""
+            if old is not None:
+                self._touch_seat(old)
+        elif k == "*":
+            self._delete(s)
+        elif k == "C" or k == "CCW":
+            self._move(self.cursor - 1)
+        elif k == "D" or k == "CW":
+            self._move(self.cursor + 1)
+        elif k == "#" or k == "PUSH":
+            if self.cursor < len(self.seats) - 1:
+                self._move(self.cursor + 1)
+            else:
+                self._check()
+        self._touch_seat(s)
+
+    def _digit(self, s, d):
+        if s == self.winner:
+            self.winner = None
+        text = self.entry[s]
+        part = text[text.rfind("+") + 1:]
+        if part == "0":
+            text = text[:-1]
+        elif len(part) >= MAX_DIGITS:
+            return
+        self.entry[s] = text + d
+
+    def _delete(self, s):
+        if self.entry[s]:
+            self.entry[s] = self.entry[s][:-1]
+        elif s == self.winner:
+            self.winner = None
+        elif self.cursor > 0:
+            self._move(self.cursor - 1)
+        else:
+            self._leave()
+
+    def _leave(self):
+        typed = self.winner is not None
+        for s in self.seats:
+            typed = typed or bool(self.entry[s])
+        if not typed or self.edit_index is not None:
+            self.app.pop()
+            return
+        from ui.confirm import Confirm
+
+        self.app.push(Confirm(self.app, self.app.t("discard_round"), self._discard))
+
+    def _discard(self):
+        self.app.pop()
+
+    def _move(self, i):
+        if i < 0 or i >= len(self.seats):
+            return
+        self._touch_seat(self.seats[self.cursor])
+        self.cursor = i
+        body = self.app.canvas.rows - 2
+        if i < self.top:
+            self.top = i
+            self.touch()
+        elif i >= self.top + body:
+            self.top = i - body + 1
+            self.touch()
+        self._touch_seat(self.seats[i])
+
+    def _touch_seat(self, s):
+        for i in range(len(self.seats)):
+            if self.seats[i] == s and self.top <= i < self.top + self.app.canvas.rows - 2:
+                self.touch(BODY_TOP + i - self.top)
+        self.touch(0)
+        self.touch(self.app.canvas.rows - 1)
+
+    # ---- result and saving -------------------------------------------------------
+    def _check(self):
+        if self.winner is None and self.game.variant == "standard":
+            self.note = self.app.t("pick_winner")
+            return
+        gap = self._missing()
+        if gap is not None:
+            self._move(gap)
+            self.note = "%s?" % self.game.players[self.seats[gap]]
+            return
+        self.review = True
+        self.deck_ok = self.game.deck_warning(self.hands()) is None
+        self.result = self._scores()
+        self.touch()
+
+    def _review_key(self, k):
+        if k == "*":
+            self.review = False
+            self.touch()
+        elif k == "#" or k == "PUSH":
+            if not self.deck_ok:
+                self.deck_ok = True
+                return
+            self._save()
+
+    def _save(self):
+        app = self.app
+        winner = None if self.winner is None else self.game.players[self.winner]
+        try:
+            if self.edit_index is None:
+                app.session.save_round(self.hands(), winner)
+            else:
+                app.session.edit_round(self.edit_index, self.hands(), winner)
+        except ValueError as err:  # the core refused: show why, change nothing
+            self.note = str(err)
+            return
+        except Exception as err:  # the flash refused: the round is NOT saved
+            self.note = app.t("not_saved")
+            app.notify("%s: %s" % (app.t("not_saved"), app.t(getattr(err, "key", "flash_full"))))
+            return
+        app.notify(app.t("saved"))
+        app.show_game()
+
+    # ---- drawing -------------------------------------------------------------------
+    def draw_row(self, canvas, row):
+        last = canvas.rows - 1
+        game = self.game
+        if row == 0:
+            if self.edit_index is None:
+                title = "%s%d %s: %s" % (self.app.t("round")[0], len(game.rounds) + 1,
+                                         self.app.t("dealer"), game.dealer())
+            else:
+                title = "%s %d" % (self.app.t("edit_round"), self.edit_index + 1)
+            canvas.bar(0, title)
+        elif row == last:
+            canvas.text(last, 0, self._hint()[:canvas.cols])
+        else:
+            i = self.top + row - BODY_TOP
+            if i < len(self.seats):
+                self._draw_seat(canvas, row, self.seats[i], i == self.cursor)
+
+    def _draw_seat(self, canvas, row, s, here):
+        game = self.game
+        if here and not self.review:
+            canvas.text(row, 0, "►")
+        canvas.text(row, 1, game.players[s][:6], here and not self.review)
+        total = game.total(s)
+        if self.review:
+            score = self.result[s]
+            field = "+%d" % score if score else ""
+            total += score
+        elif s == self.winner:
+            field = self.app.t("winner_short")
+        else:
+            field = self.entry[s]
+            if len(field) > 5:
+                field = field[-5:]
+        canvas.text(row, 12 - len(field), field)
+        total_text = str(total)
+        canvas.text(row, canvas.cols - len(total_text), total_text)
+
+    def _scores(self):
+        # The core's own rule for what each seat scores in this round.
+        row = [None] * len(self.game.players)
+        hands = self.hands()
+        for s in self.seats:
+            name = self.game.players[s]
+            row[s] = sum(hands[name]) if name in hands else 0
+        variant = code(self.game.variant)
+        return [round_score(variant, s, self.winner, row) if row[s] is not None else 0
+                for s in range(len(row))]
+
+    def _hint(self):
+        t = self.app.t
+        if self.note:
+            return self.note
+        if self.review:
+            return t("check_save") if self.deck_ok else t("deck_confirm")
+        if self.game.variant == "standard":
+            who = self.game.players[self.winner][:8] if self.winner is not None else t("winner")
+            return "%s +%d" % (who, self.game.preview(self.hands(), None))
+        s = self.seats[self.cursor]
+        text = self.entry[s]
+        typed = 0
+        for p in text.split("+"):
+            if p:
+                typed += int(p)
+        return "%s: %d" % (self.game.players[s][:10], self.game.total(s) + typed)

@@ -1,0 +1,105 @@
+# The screen contract: rows to draw, keys to handle, optional timers; redraw only dirty rows.
+ALL_ROWS = 0xFF
+
+
+class Screen:
+    """Base class. A screen draws text rows on request and reacts to keys.
+
+    `dirty` is a bit mask of rows whose content changed; the app redraws only
+    those. `key()` handles one key name ('0'-'9', 'A'-'D', '*', '#', 'CW',
+    'CCW', 'PUSH'); unknown keys are ignored, never an error.
+    """
+
+    def __init__(self, app):
+        self.app = app
+        self.dirty = ALL_ROWS
+
+    def on_open(self):
+        self.dirty = ALL_ROWS
+
+    def on_hide(self):
+        pass
+
+    def key(self, k):
+        pass
+
+    def tick(self, now_ms):
+        pass
+
+    def draw_row(self, canvas, row):
+        pass
+
+    def touch(self, row=None):
+        """Mark one row (or all) for redraw."""
+        self.dirty |= ALL_ROWS if row is None else (1 << row)
+
+
+class ListScreen(Screen):
+    """A titled, scrolling list with a cursor: C/D (or the rotary) move, # picks.
+
+    Subclasses provide `items` (sequence of labels), `title()` and `pick(index)`;
+    the last row shows a hint.
+    """
+
+    def __init__(self, app, items=()):
+        super().__init__(app)
+        self.items = items
+        self.cursor = 0
+        self.top = 0
+
+    def title(self):
+        return ""
+
+    def hint(self):
+        return ""
+
+    def label(self, index):
+        return self.items[index]
+
+    def pick(self, index):
+        pass
+
+    def back(self):
+        self.app.pop()
+
+    def key(self, k):
+        if k == "C" or k == "CCW":
+            self.move(-1)
+        elif k == "D" or k == "CW":
+            self.move(1)
+        elif k == "#" or k == "PUSH":
+            if self.items:
+                self.pick(self.cursor)
+        elif k == "*":
+            self.back()
+        elif "1" <= k <= "9" and len(k) == 1:
+            index = ord(k) - 49
+            if index < len(self.items):
+                self.cursor = index
+                self.touch()
+                self.pick(index)
+
+    def move(self, step):
+        if not self.items:
+            return
+        self.cursor = (self.cursor + step) % len(self.items)
+        body = self.app.canvas.rows - 2
+        if self.cursor < self.top:
+            self.top = self.cursor
+        elif self.cursor >= self.top + body:
+            self.top = self.cursor - body + 1
+        self.touch()
+
+    def draw_row(self, canvas, row):
+        last = canvas.rows - 1
+        if row == 0:
+            canvas.bar(0, self.title())
+        elif row == last:
+            canvas.text(last, 0, self.hint()[:canvas.cols])
+        else:
+            index = self.top + row - 1
+            if index < len(self.items):
+                text = self.label(index)[:canvas.cols - 1]
+                if index == self.cursor:
+                    canvas.text(row, 0, "►")
+                canvas.text(row, 1, text, index == self.cursor)

@@ -1,0 +1,61 @@
+# German screen texts (the default language). Keys are shared with texts_en.py.
+TEXTS = {
+    "crashed": "Fehler! Spiel ok",
+    "saved": "Gespeichert",
+    "not_saved": "Nicht gesichert!",
+    # home
+    "home": "Tafel",
+    "new_game": "Neues Spiel",
+    "continue": "Weiterspielen",
+    "history": "Verlauf",
+    "settings": "Einstellungen",
+    "about": "Info",
+    # variants
+    "standard": "UNO",
+    "penalty": "Minuspunkte",
+    "challenge": "Challenge",
+    # round entry
+    "round": "Runde",
+    "dealer": "Geber",
+    "winner": "Sieger",
+    "winner_short": "Sieg",
+    "out": "raus",
+    "gets": "bekommt",
+    "total": "Stand",
+    "pick_winner": "Sieger? Taste A",
+    "check_save": "#=OK  *=ändern",
+    "deck_confirm": "Über Deck! #=ok",
+    "discard_round": "Runde verwerfen?",
+    "edit_round": "Runde ändern",
+    # standings
+    "standings": "Stand",
+    "values": "Werte",
+    "to_target": "Ziel",
+    "keys_standings": "#Runde A<-B=Edit",
+    "undo_last": "Rd. %d löschen?",
+    "undone": "Rückgängig",
+    "end_game": "Spiel beenden?",
+    # card value labels (two letters, beside the standings)
+    "v_actions": "Ak",
+    "v_wild": "Fw",
+    "v_wild4": "+4",
+    "v_swap": "HT",
+    "v_blank": "Bl",
+    "v_10": "Au",
+    "v_11": "Rt",
+    "v_12": "+2",
+    "rounds": "Runden",
+    "keys_rounds": "#=ändern *=zur.",
+    "game_ended": "Spiel beendet",
+    "points": "Pkt",
+    "keys_game_over": "#=Menü *=Stand",
+    # confirm
+    "yes_no": "#=ja  *=nein",
+    # game over
+    "game_over": "Spielende",
+    "wins": "gewinnt!",
+    "win": "gewinnen!",
+    # errors from storage
+    "flash_full": "Speicher voll",
+    "flash_low": "Speicher knapp",
+}

@@ -1,0 +1,61 @@
+# English screen texts. Keys are shared with texts_de.py.
+TEXTS = {
+    "crashed": "Error! Game safe",
+    "saved": "Saved",
+    "not_saved": "NOT saved!",
+    # home
+    "home": "Tafel",
+    "new_game": "New game",
+    "continue": "Continue",
+    "history": "History",
+    "settings": "Settings",
+    "about": "About",
+    # variants
+    "standard": "UNO",
+    "penalty": "Penalty",
+    "challenge": "Challenge",
+    # round entry
+    "round": "Round",
+    "dealer": "Deals",
+    "winner": "Winner",
+    "winner_short": "Win",
+    "out": "out",
+    "gets": "gets",
+    "total": "Total",
+    "pick_winner": "Winner? Key A",
+    "check_save": "#=OK  *=change",
+    "deck_confirm": "Over deck! #=ok",
+    "discard_round": "Discard round?",
+    "edit_round": "Edit round",
+    # standings
+    "standings": "Standings",
+    "values": "Values",
+    "to_target": "Target",
+    "keys_standings": "#Round A<- B=Ed",
+    "undo_last": "Undo round %d?",
+    "undone": "Undone",
+    "end_game": "End the game?",
+    # card value labels (two letters, beside the standings)
+    "v_actions": "Ac",
+    "v_wild": "W",
+    "v_wild4": "+4",
+    "v_swap": "Sw",
+    "v_blank": "Bl",
+    "v_10": "Sk",
+    "v_11": "Rv",
+    "v_12": "+2",
+    "rounds": "Rounds",
+    "keys_rounds": "#=edit *=back",
+    "game_ended": "Game was ended",
+    "points": "pts",
+    "keys_game_over": "#=menu *=totals",
+    # confirm
+    "yes_no": "#=yes  *=no",
+    # game over
+    "game_over": "Game over",
+    "wins": "wins!",
+    "win": "win!",
+    # errors from storage
+    "flash_full": "Flash full",
+    "flash_low": "Flash low",
+}
