@@ -12,8 +12,12 @@
 #
 # Fault injection: cut_at=N makes the N-th program-or-erase (counting from 0
 # over the device's life, see `ops`) fail with PowerCut; with tear=True that
-# operation is left half done first. After a cut every further read, program
-# or erase raises PowerCut too, like a chip without power.
+# operation is left half done first. From then on `mem` never changes again:
+# it is the image a reboot finds. Later operations (counted in `after_cut`)
+# go to a throw-away copy instead of failing, because the only code still
+# using a dead chip is the garbage collector closing LittleFS files that a
+# cut left open (an exception raised there would only be printed as noise,
+# and writes landing in `mem` would corrupt the image under test).
 #
 # Write log: with log=[] every program and erase is appended as
 # (block, off, data) (data None for an erase), so WriteLog can rebuild the
@@ -58,6 +62,7 @@ class FlashDev:
         self.cut_at = None  # op index that loses power
         self.tear = False  # leave the cut operation half done
         self.dead = False
+        self.after_cut = 0  # operations on the dead chip (they change nothing)
         self.log = None  # a list to record every program/erase into
         self.reset_counters()
         self.ops = 0  # programs + erases over the device's life (cut_at counts these)
@@ -88,11 +93,12 @@ class FlashDev:
     # ---- the block protocol ------------------------------------------------
 
     def readblocks(self, block, buf, off=0):
-        if self.dead:
-            raise PowerCut("read after power cut")
         addr = block * self.block_size + off
         n = len(buf)
         self._check(addr, n)
+        if self.dead:
+            _ghost_copy(buf, 0, self._ghost, addr, n)
+            return
         buf[:] = self._mv[addr:addr + n]
         self.reads += 1
         self.read_bytes += n
@@ -121,6 +127,10 @@ class FlashDev:
     def _program(self, addr, data):
         n = len(data)
         self._check(addr, n)
+        if self.dead:
+            self.after_cut += 1
+            _ghost_copy(self._ghost, addr, data, 0, n, True)
+            return
         cut = self._begin()
         if cut:
             if not self.tear:
@@ -141,9 +151,13 @@ class FlashDev:
     def _erase(self, block):
         if not 0 <= block < self.blocks:
             raise OSError("erase of block %d outside the device" % block)
-        cut = self._begin()
         addr = block * self.block_size
         n = self.block_size
+        if self.dead:
+            self.after_cut += 1
+            _ghost_copy(self._ghost, addr, self._erased, 0, n)
+            return
+        cut = self._begin()
         if cut:
             if not self.tear:
                 self._lose_power()
@@ -158,14 +172,13 @@ class FlashDev:
 
     def _begin(self):
         # Counts the operation; True if this is the one that loses power.
-        if self.dead:
-            raise PowerCut("flash used after power cut")
         index = self.ops
         self.ops += 1
         return index == self.cut_at
 
     def _lose_power(self):
         self.dead = True
+        self._ghost = bytearray(self.mem)
         raise PowerCut("power cut at flash op %d" % (self.ops - 1))
 
     def _check(self, addr, n):
@@ -194,6 +207,18 @@ def _nor_program(mem, addr, data, erased):
             bad += 1
         mem[addr + i] = old & new
     return bad
+
+
+def _ghost_copy(dst, at, src, start, n, nor=False):
+    # Byte by byte on purpose: it runs inside garbage-collector finalisers,
+    # where the heap is locked and a slice (a new object) cannot be made.
+    i = 0
+    while i < n:
+        if nor:
+            dst[at + i] &= src[start + i]
+        else:
+            dst[at + i] = src[start + i]
+        i += 1
 
 
 def _open_image(path, image):
