@@ -1,0 +1,98 @@
+# The storage code's only door to the file system: files under one folder.
+#
+# On the device the file system is already mounted at "/" (MicroPython's boot
+# does that), so Disk(None, "/data") uses `os` and the built-in open(). The
+# simulator and the tests hand in a vfs.VfsLfs2 object instead, used directly
+# without mounting it anywhere, so a test can throw a "powered-off" file
+# system away and mount the same flash image afresh.
+#
+# Paths given to Disk are relative to its folder ("live/000001.000").
+import os
+
+_ENOENT = 2
+_EEXIST = 17
+
+
+class Disk:
+    def __init__(self, vol=None, root="/data"):
+        self.vol = vol
+        self._os = os if vol is None else vol
+        self._open = open if vol is None else vol.open
+        self.root = root.rstrip("/")
+
+    def path(self, rel):
+        return self.root + "/" + rel if rel else (self.root or "/")
+
+    def open(self, rel, mode):
+        return self._open(self.path(rel), mode)
+
+    def mkdir(self, rel):
+        try:
+            self._os.mkdir(self.path(rel))
+        except OSError as err:
+            if err.errno != _EEXIST:
+                raise
+
+    def listdir(self, rel):
+        """[(name, size)] of the files in a folder; [] if it does not exist."""
+        try:
+            return [(e[0], e[3]) for e in self._os.ilistdir(self.path(rel)) if e[1] == 0x8000]
+        except OSError as err:
+            if err.errno == _ENOENT:
+                return []
+            raise
+
+    def size(self, rel):
+        """The file's size in bytes, or None if there is no such file."""
+        try:
+            return self._os.stat(self.path(rel))[6]
+        except OSError as err:
+            if err.errno == _ENOENT:
+                return None
+            raise
+
+    def read(self, rel):
+        """The whole file, or None if there is no such file."""
+        try:
+            f = self.open(rel, "rb")
+        except OSError as err:
+            if err.errno == _ENOENT:
+                return None
+            raise
+        try:
+            return f.read()
+        finally:
+            f.close()
+
+    def remove(self, rel):
+        """Removes a file; a file that is already gone is fine."""
+        try:
+            self._os.remove(self.path(rel))
+        except OSError as err:
+            if err.errno != _ENOENT:
+                raise
+
+    def rename(self, old, new):
+        # LittleFS replaces an existing `new` in one atomic metadata commit.
+        self._os.rename(self.path(old), self.path(new))
+
+    def write_new(self, rel, chunks):
+        """Write-new-then-rename: `rel` holds either its old or its new bytes,
+        never a mix, whatever moment the power goes. `chunks` is bytes or an
+        iterable of bytes."""
+        tmp = rel + ".new"
+        f = self.open(tmp, "wb")
+        try:
+            if isinstance(chunks, (bytes, bytearray)):
+                f.write(chunks)
+            else:
+                for chunk in chunks:
+                    f.write(chunk)
+        finally:
+            f.close()  # close syncs; an error here leaves only the .new file
+        self.rename(tmp, rel)
+
+    def space(self):
+        """(free blocks, total blocks, block size) of the whole file system."""
+        st = self._os.statvfs(self.path(""))
+        return st[3], st[2], st[0]

@@ -1,0 +1,302 @@
+# The game index: one summary per stored game, for the history screen.
+#
+# File "index", changed only by write-new-then-rename. It is a run of frames
+# (tafel.journal framing, numbered 0, 1, ...): frame 0 is the header
+# (version, the next free game id), every further frame one entry:
+#   u8 version | varint id | u8 flags | varint journal bytes | varint created
+#   | varint target | varint rounds | varint winners (bit per seat)
+#   | text variant | u8 seats | text per seat        (text = varint length + UTF-8)
+# flags: 1 finished, 2 exported, 4 damaged, 8 deleted (a tombstone, so a cut
+# in the middle of deleting never brings the game back half).
+#
+# It holds the closed games (games/*.tj); the game being played lives in
+# live/ and is summarised from memory. Everything here can be rebuilt from the
+# journals except the exported flag, which a rebuild sets back to "not
+# exported" (the worst case is exporting a game twice).
+#
+# Only ids, flags, sizes and file offsets stay in RAM (9 bytes a game); an
+# entry is read from the file when the history screen shows it.
+import struct
+from array import array
+
+from micropython import const
+from tafel import journal
+from tafel.errors import RecordError
+
+INDEX = "index"
+VERSION = const(1)
+FINISHED = const(1)
+EXPORTED = const(2)
+DAMAGED = const(4)
+DELETED = const(8)
+
+
+class Entry:
+    def __init__(self, game_id, flags=0, size=0, created=0, target=0, rounds=0,
+                 winners=0, variant="", players=()):
+        self.id = game_id
+        self.flags = flags
+        self.size = size  # bytes of games/<id>.tj when this entry was written
+        self.created = created
+        self.target = target
+        self.rounds = rounds
+        self.winner_mask = winners
+        self.variant = variant
+        self.players = players
+        self.live = False  # set by the store for the game in live/
+
+    @property
+    def finished(self):
+        return bool(self.flags & FINISHED)
+
+    @property
+    def exported(self):
+        return bool(self.flags & EXPORTED)
+
+    @property
+    def damaged(self):
+        return bool(self.flags & DAMAGED)
+
+    def winners(self):
+        return [self.players[s] for s in range(len(self.players)) if self.winner_mask >> s & 1]
+
+
+def entry_for(game, game_id, size=0, flags=0):
+    """The summary of a replayed tafel.Game; `flags` may add EXPORTED/DAMAGED."""
+    mask = 0
+    for name in game.winners():
+        mask |= 1 << game.players.index(name)
+    if game.finished:
+        flags |= FINISHED
+    return Entry(game_id, flags, size, game.created, game.target, len(game.rounds),
+                 mask, game.variant, game.players)
+
+
+def encode(e):
+    out = bytearray((VERSION,))
+    _varint(out, e.id)
+    out.append(e.flags)
+    for n in (e.size, e.created, e.target, e.rounds, e.winner_mask):
+        _varint(out, n)
+    _text(out, e.variant)
+    out.append(len(e.players))
+    for name in e.players:
+        _text(out, name)
+    return bytes(out)
+
+
+def decode(payload):
+    r = _Reader(payload)
+    if r.byte() != VERSION:
+        raise RecordError("unknown index entry version")
+    game_id = r.varint()
+    flags = r.byte()
+    size, created, target, rounds, winners = [r.varint() for _ in range(5)]
+    variant = r.text()
+    players = tuple(r.text() for _ in range(r.byte()))
+    return Entry(game_id, flags, size, created, target, rounds, winners, variant, players)
+
+
+def _head(payload):
+    # (id, flags, size) without decoding the rest: what boot needs.
+    r = _Reader(payload)
+    if r.byte() != VERSION:
+        raise RecordError("unknown index entry version")
+    return r.varint(), r.byte(), r.varint()
+
+
+class Index:
+    def __init__(self, disk):
+        self.disk = disk
+        self.next_id = 1
+        self._clear()
+
+    def _clear(self):
+        self.ids = array("I")
+        self.flags = bytearray()
+        self.sizes = array("I")
+        self._offsets = array("I")
+
+    def load(self):
+        """Reads ids, flags and sizes of every entry. Returns None, "missing",
+        or a short text naming the damage (the entries before it are kept)."""
+        self._clear()
+        try:
+            f = self.disk.open(INDEX, "rb")
+        except OSError:
+            return "missing"
+        try:
+            return self._load(f)
+        finally:
+            f.close()
+
+    def _load(self, f):
+        pos = 0
+        seq = 0
+        while True:
+            head = f.read(journal.HEADER_SIZE)
+            if not head:
+                return None
+            if len(head) < journal.HEADER_SIZE:
+                return "index torn at byte %d" % pos
+            size = struct.unpack_from("<H", head)[0]
+            if size > journal.MAX_PAYLOAD:
+                return "index damaged at byte %d" % pos
+            got = journal.read_frame(head + f.read(size + 4))
+            if got is None or got[0] != seq:
+                return "index damaged at byte %d" % pos
+            try:
+                if seq == 0:
+                    self.next_id = _Reader(got[1]).header()
+                else:
+                    game_id, flags, jsize = _head(got[1])
+                    if self.ids and game_id <= self.ids[-1]:
+                        raise RecordError("ids out of order")
+                    self.ids.append(game_id)
+                    self.flags.append(flags)
+                    self.sizes.append(jsize)
+                    self._offsets.append(pos)
+            except RecordError:
+                return "index damaged at byte %d" % pos
+            pos += got[2]
+            seq += 1
+
+    def find(self, game_id):
+        """Position of a game's entry, or -1 (ids are kept in ascending order)."""
+        ids = self.ids
+        lo, hi = 0, len(ids)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if ids[mid] < game_id:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < len(ids) and ids[lo] == game_id else -1
+
+    def entry(self, game_id):
+        """The full Entry of a game, read from the file, or None."""
+        i = self.find(game_id)
+        if i < 0:
+            return None
+        f = self.disk.open(INDEX, "rb")
+        try:
+            payload = _payload_at(f, self._offsets[i])
+        finally:
+            f.close()
+        return None if payload is None else decode(payload)
+
+    def write(self, changes, next_id):
+        """Rewrites the index: `changes` maps id -> Entry (new or replacing)
+        or None (drop it). Entries stay in id order; the unchanged ones are
+        copied as they are, one at a time, so RAM use does not grow with the
+        number of games."""
+        order = [game_id for game_id in self.ids if game_id not in changes]
+        for game_id, e in changes.items():
+            if e is not None:
+                order.append(game_id)
+        order.sort()
+        new = Index(self.disk)
+        new.next_id = max(next_id, self.next_id)
+        try:
+            f = self.disk.open(INDEX, "rb")
+        except OSError:
+            f = None
+        try:
+            self.disk.write_new(INDEX, new._frames(order, changes, self, f))
+        finally:
+            if f is not None:
+                f.close()
+        self.next_id = new.next_id
+        self.ids, self.flags, self.sizes, self._offsets = new.ids, new.flags, new.sizes, new._offsets
+
+    def _frames(self, order, changes, old, f):
+        header = journal.frame(0, _encode_header(self.next_id))
+        yield header
+        pos = len(header)
+        seq = 1
+        for game_id in order:
+            e = changes.get(game_id)
+            if e is not None:
+                payload = encode(e)
+                flags, size = e.flags, e.size
+            else:
+                i = old.find(game_id)
+                payload = _payload_at(f, old._offsets[i])
+                if payload is None:
+                    continue  # unreadable now: the boot check rebuilds it
+                flags, size = old.flags[i], old.sizes[i]
+            data = journal.frame(seq, payload)
+            self.ids.append(game_id)
+            self.flags.append(flags)
+            self.sizes.append(size)
+            self._offsets.append(pos)
+            pos += len(data)
+            seq += 1
+            yield data
+
+
+def _payload_at(f, offset):
+    f.seek(offset)
+    head = f.read(journal.HEADER_SIZE)
+    if len(head) < journal.HEADER_SIZE:
+        return None
+    size = struct.unpack_from("<H", head)[0]
+    got = journal.read_frame(head + f.read(size + 4))
+    return None if got is None else got[1]
+
+
+def _encode_header(next_id):
+    out = bytearray((VERSION, 0))
+    _varint(out, next_id)
+    return bytes(out)
+
+
+def _varint(out, n):
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+
+
+def _text(out, s):
+    raw = s.encode()
+    _varint(out, len(raw))
+    out.extend(raw)
+
+
+class _Reader:
+    def __init__(self, data):
+        self.data = data
+        self.pos = 0
+
+    def byte(self):
+        if self.pos >= len(self.data):
+            raise RecordError("index entry ends early")
+        self.pos += 1
+        return self.data[self.pos - 1]
+
+    def varint(self):
+        n = shift = 0
+        while True:
+            b = self.byte()
+            n |= (b & 0x7F) << shift
+            if b < 0x80:
+                return n
+            shift += 7
+            if shift > 28:
+                raise RecordError("number too long")
+
+    def text(self):
+        n = self.varint()
+        if self.pos + n > len(self.data):
+            raise RecordError("index entry ends early")
+        self.pos += n
+        try:
+            return bytes(self.data[self.pos - n:self.pos]).decode()
+        except Exception:
+            raise RecordError("name is not UTF-8")
+
+    def header(self):
+        if self.byte() != VERSION or self.byte() != 0:
+            raise RecordError("not an index header")
+        return self.varint()

@@ -1,0 +1,242 @@
+# The storage the device talks to: games, history, settings, roster, space.
+#
+# Layout under the data folder (default /data):
+#   live/<id>.<nnn>   journal segments of the game being played (gamelog.py)
+#   games/<id>.tj     closed games, one journal each
+#   keep/             damaged bytes set aside for export; never deleted here
+#   index             history summaries (index.py)
+#   settings, roster  small JSON values (keyval.py)
+#
+# A save (firmware/session.py does this): rec = game.round_record(...);
+# store.append(game_id, rec) returns only once the record is committed on
+# flash; then the caller applies it and the screen may say "saved". When a
+# game is over the caller hands it to game_finished(), which puts it away.
+# Times are always handed in by the caller: nothing here reads a clock.
+from . import bootcheck
+from . import index as ix
+from . import keyval
+from .errors import StoreError
+from .gamelog import GAMES, KEEP, LIVE, GameLog, parse, replay
+from .space import Space
+
+
+class Store:
+    def __init__(self, disk):
+        self.disk = disk
+        self.index = ix.Index(disk)
+        self.live = None  # GameLog of the game being played
+        self.unreadable = {}  # game id -> why it cannot be replayed
+        self.settings = {}
+        self.roster = []
+        self._top = None  # the highest game id ever used, once known
+        self._booted = None  # (id, Game) replayed by boot, handed out once
+
+    # ---- boot ----------------------------------------------------------------
+
+    def boot(self):
+        """Checks everything after power-up; returns notes for the UI (see bootcheck.py)."""
+        return bootcheck.run(self)
+
+    def _put_away_soft(self, log, game):
+        try:
+            self._put_away(log, game)
+        except OSError:
+            pass  # stays in live/; tried again at the next boot
+
+    def _put_away(self, log, game):
+        # Compact copy to games/, segments removed, then the history entry.
+        # A cut anywhere in here is finished by the next boot.
+        if not log.live():
+            return
+        log.close()
+        size = self.disk.size(GAMES + "/%06d.tj" % log.game_id)
+        self.index.write({log.game_id: ix.entry_for(game, log.game_id, size)}, self.next_game_id())
+        if self.live is log:
+            self.live = None
+
+    def next_game_id(self):
+        """The id for the next new game. Ids are never reused (the host keeps
+        history by device and game id)."""
+        if self._top is None:
+            top = self.index.next_id - 1
+            for d in (LIVE, GAMES, KEEP):
+                for fname, _ in self.disk.listdir(d):
+                    got = parse(fname[fname.find("-") + 1:])
+                    if got and got[0] > top:
+                        top = got[0]
+            for game_id in self.index.ids:
+                top = max(top, game_id)
+            self._top = top
+        return max(self._top, self.index.next_id - 1) + 1
+
+    # ---- playing -----------------------------------------------------------------
+
+    def running_game(self):
+        """The id of the unfinished game being played, or None."""
+        return None if self.live is None else self.live.game_id
+
+    def new_game(self, game_id, record):
+        """Stores a new game's create record (id from next_game_id()). The game
+        being played is put away first. Refuses with StoreError("flash_full",
+        kilobytes free) when space is short; StoreError("save_failed", errno)
+        if the flash refused (nothing stored)."""
+        space = self.space()
+        if not space.can_start_game():
+            raise StoreError("flash_full", space.free_kb)
+        self._leave_running()
+        self._top = max(game_id, self._top or 0)
+        log = GameLog(self.disk, game_id)
+        self._append(log, record)
+        self.live = log
+
+    def append(self, game_id, record):
+        """Stores one record durably; returns when it is committed on flash.
+        A game other than the running one becomes the running one (the other
+        is put away). Raises StoreError("save_failed", errno) if the flash
+        refused; then nothing was stored."""
+        if self.live is None or self.live.game_id != game_id:
+            self._leave_running()
+            log = GameLog(self.disk, game_id)
+            log.scan()
+            if log.next_seq == 0:
+                raise StoreError("no_game", game_id)
+            log.set_aside()  # damage found is kept in keep/, never written over
+            self.live = log
+        self._append(self.live, record)
+
+    def _append(self, log, record):
+        try:
+            log.append(record)
+        except OSError as err:
+            raise StoreError("save_failed", err.errno)
+
+    def game_finished(self, game_id, game):
+        """Puts a game that is over away (compact copy, history entry). If the
+        flash refuses, it stays in live/ and the next boot finishes the job;
+        every record is already safe either way."""
+        if self.live is not None and self.live.game_id == game_id:
+            self._put_away_soft(self.live, game)
+
+    def _leave_running(self):
+        if self.live is not None:
+            log = self.live
+            game, _ = replay(GameLog(self.disk, log.game_id))
+            if game is not None:
+                self._put_away(log, game)
+            self.live = None
+
+    # ---- reading -----------------------------------------------------------------
+
+    def load_game(self, game_id):
+        """The game replayed from flash (every good record). Raises
+        StoreError("no_game", id) if there is no readable game."""
+        if self._booted is not None and self._booted[0] == game_id:
+            game = self._booted[1]
+            self._booted = None
+            return game
+        return self.read_game(game_id)[0]
+
+    def read_game(self, game_id):
+        """(tafel.Game, problems): problems lists (file, text) of damage; the
+        game holds every record before it. Nothing is written."""
+        log = GameLog(self.disk, game_id)
+        game, problem = replay(log)
+        if game is None:
+            raise StoreError("no_game", game_id)
+        problems = list(log.problems)
+        if problem:
+            problems.append(("", problem))
+        return game, problems
+
+    def history(self):
+        """Game ids for the history screen, newest first (the running game too)."""
+        ids = [self.index.ids[i] for i in range(len(self.index.ids))
+               if not self.index.flags[i] & ix.DELETED]
+        if self.live is not None and self.live.game_id not in ids:
+            ids.append(self.live.game_id)
+        ids.sort()
+        ids.reverse()
+        return ids
+
+    def summary(self, game_id):
+        """The index.Entry of a game: id, created, variant, target, players,
+        rounds, finished, winners(), exported, damaged, live. The running game
+        is replayed for it (its index entry, if any, is out of date)."""
+        if self.live is not None and self.live.game_id == game_id:
+            e = ix.entry_for(self.read_game(game_id)[0], game_id)
+            e.live = True
+            return e
+        e = self.index.entry(game_id)
+        if e is None or e.flags & ix.DELETED:
+            raise StoreError("no_game", game_id)
+        return e
+
+    # ---- export and deleting ---------------------------------------------------------
+
+    def mark_exported(self, game_ids):
+        """Flags put-away games as exported (after the host confirmed). The
+        running game is left: it still changes."""
+        changes = {}
+        for game_id in game_ids:
+            if self.live is not None and self.live.game_id == game_id:
+                continue
+            e = self.index.entry(game_id)
+            if e is not None and not e.flags & ix.DELETED:
+                e.flags |= ix.EXPORTED
+                changes[game_id] = e
+        if changes:
+            self.index.write(changes, self.next_game_id())
+
+    def delete_game(self, game_id):
+        """Removes a game: only for an explicit user choice, or from
+        prune_exported(). A tombstone goes into the index first, so a cut in
+        the middle is finished at the next boot and never brings half a game back."""
+        next_id = self.next_game_id()
+        self.index.write({game_id: ix.Entry(game_id, ix.DELETED)}, next_id)
+        if self.live is not None and self.live.game_id == game_id:
+            self.live = None
+        GameLog(self.disk, game_id).remove_all()
+        self.index.write({game_id: None}, next_id)
+
+    def prune_exported(self, free_blocks):
+        """Deletes exported, finished games, oldest first, until `free_blocks`
+        blocks are free. Returns how many were deleted."""
+        done = 0
+        for game_id in list(self.index.ids):
+            if self.space().free >= free_blocks:
+                break
+            flags = self.index.flags[self.index.find(game_id)]
+            if flags & ix.EXPORTED and flags & ix.FINISHED and not flags & ix.DELETED:
+                self.delete_game(game_id)
+                done += 1
+        return done
+
+    # ---- space, settings, roster ------------------------------------------------------
+
+    def space(self):
+        free, total, block_size = self.disk.space()
+        size = self.disk.size(ix.INDEX) or 0
+        return Space(free, total, block_size, size // block_size + 1)
+
+    def space_note(self):
+        """"flash_low" or "flash_full" for the home screen, or None."""
+        level = self.space().level
+        return None if level == "ok" else level
+
+    def save_settings(self, settings):
+        self._small(keyval.SETTINGS, dict(settings))
+        self.settings = dict(settings)
+
+    def save_roster(self, names):
+        names = keyval.clean_roster(names)
+        self._small(keyval.ROSTER, names)
+        self.roster = names
+
+    def _small(self, name, value):
+        space = self.space()
+        if not space.can_write_small():
+            raise StoreError("flash_full", space.free_kb)
+        try:
+            keyval.save(self.disk, name, value)
+        except OSError as err:
+            raise StoreError("save_failed", err.errno)
