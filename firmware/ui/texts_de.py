@@ -49,6 +49,21 @@ TEXTS = {
     "game_ended": "Spiel beendet",
     "points": "Pkt",
     "keys_game_over": "#=Menü *=Stand",
+    # name entry
+    "name": "Name",
+    "t9_help": "2=ABC .. 0=Leer",
+    "keys_name": "#=fertig *=lösch",
+    # setup
+    "add_seat": "Spieler dazu",
+    "new_name": "Neuer Name...",
+    "start": "Los geht's!",
+    "name_twice": "Name doppelt",
+    "two_names": "Mind. 2 Spieler",
+    "bad_target": "Ziel fehlt",
+    "keys_variant": "#=wechseln",
+    "keys_target": "A=200 B=1000 0-9",
+    "keys_seat": "#=ändern *=weg",
+    "keys_pick": "#=nehmen *=zur.",
     # confirm
     "yes_no": "#=ja  *=nein",
     # game over

@@ -49,6 +49,21 @@ TEXTS = {
     "game_ended": "Game was ended",
     "points": "pts",
     "keys_game_over": "#=menu *=totals",
+    # name entry
+    "name": "Name",
+    "t9_help": "2=ABC .. 0=space",
+    "keys_name": "#=done *=delete",
+    # setup
+    "add_seat": "Add player",
+    "new_name": "New name...",
+    "start": "Start!",
+    "name_twice": "Name taken",
+    "two_names": "2 players min.",
+    "bad_target": "Target missing",
+    "keys_variant": "#=change",
+    "keys_target": "A=200 B=1000 0-9",
+    "keys_seat": "#=edit *=remove",
+    "keys_pick": "#=take *=back",
     # confirm
     "yes_no": "#=yes  *=no",
     # game over

@@ -1,0 +1,159 @@
+# New game setup: variant above the name list, target, seats from the roster or typed.
+from ui.screen import Screen
+
+VARIANTS = ("standard", "penalty", "challenge")
+MAX_SEATS = 10
+VARIANT, TARGET = 0, 1  # item numbers of the first two rows; seats follow
+
+
+class Setup(Screen):
+    def __init__(self, app):
+        super().__init__(app)
+        self.variant = 0
+        self.target = 500
+        self.typing = False  # digits replace the target until the cursor leaves
+        self.names = []
+        self.cursor = 0
+        self.top = 0
+
+    # items: variant, target, each name, "add" (while seats are free), "start"
+    def _items(self):
+        return 2 + len(self.names) + (1 if len(self.names) < MAX_SEATS else 0) + 1
+
+    def _item(self, i):
+        if i < 2:
+            return i
+        if i - 2 < len(self.names):
+            return "name"
+        return "start" if i == self._items() - 1 else "add"
+
+    def key(self, k):
+        item = self._item(self.cursor)
+        if k == "C" or k == "CCW":
+            self._move(-1)
+        elif k == "D" or k == "CW":
+            self._move(1)
+        elif item == VARIANT and k in ("#", "PUSH", "A", "B"):
+            self.variant = (self.variant + (len(VARIANTS) - 1 if k == "B" else 1)) % len(VARIANTS)
+        elif item == TARGET:
+            self._target_key(k)
+        elif k == "#" or k == "PUSH":
+            if item == "add":
+                self._add()
+            elif item == "start":
+                self._start()
+            elif item == "name":
+                self._rename(self.cursor - 2)
+        elif k == "*":
+            if item == "name":
+                self.names.pop(self.cursor - 2)
+                self.touch()
+            else:
+                self.app.pop()
+        self.touch()
+
+    def _target_key(self, k):
+        if k == "A":
+            self.target, self.typing = 200, False
+        elif k == "B":
+            self.target, self.typing = 1000, False
+        elif len(k) == 1 and "0" <= k <= "9":
+            digit = ord(k) - 48
+            self.target = digit if not self.typing else min(self.target * 10 + digit, 99999)
+            self.typing = True
+        elif k == "*":
+            self.target //= 10
+            self.typing = True
+        elif k == "#" or k == "PUSH":
+            self._move(1)
+
+    def _move(self, step):
+        self.cursor = (self.cursor + step) % self._items()
+        self.typing = False
+        body = self.app.canvas.rows - 2
+        if self.cursor < self.top:
+            self.top = self.cursor
+        elif self.cursor >= self.top + body:
+            self.top = self.cursor - body + 1
+
+    def _add(self):
+        from ui.roster_pick import RosterPick
+
+        self.app.push(RosterPick(self.app, self.names, self._added))
+
+    def _added(self, name):
+        if self._taken(name, -1):
+            self.app.notify(self.app.t("name_twice"))
+            return
+        self.names.append(name)
+        self._move(1)
+
+    def _rename(self, index):
+        from ui.name_entry import NameEntry
+
+        def done(name):
+            if self._taken(name, index):
+                self.app.notify(self.app.t("name_twice"))
+            else:
+                self.names[index] = name
+
+        self.app.push(NameEntry(self.app, done, self.names[index]))
+
+    def _taken(self, name, skip):
+        key = name.lower()
+        for i in range(len(self.names)):
+            if i != skip and self.names[i].lower() == key:
+                return True
+        return False
+
+    def _start(self):
+        app = self.app
+        if len(self.names) < 2:
+            app.notify(app.t("two_names"))
+            return
+        if self.target <= 0:
+            app.notify(app.t("bad_target"))
+            self.cursor = TARGET
+            return
+        try:
+            app.session.start(self.names, VARIANTS[self.variant], self.target)
+        except ValueError as err:
+            app.notify(str(err))
+            return
+        except Exception as err:  # flash full or failing: say so, keep the setup
+            app.notify(app.t(getattr(err, "key", "not_saved")))
+            return
+        app.store.remember_names(self.names)
+        from ui.round_entry import RoundEntry
+
+        app.show_game()
+        app.push(RoundEntry(app))
+
+    def draw_row(self, canvas, row):
+        t = self.app.t
+        last = canvas.rows - 1
+        if row == 0:
+            canvas.bar(0, t("new_game"))
+            return
+        if row == last:
+            item = self._item(self.cursor)
+            hint = {VARIANT: "keys_variant", TARGET: "keys_target", "name": "keys_seat"}.get(item, "")
+            canvas.text(last, 0, t(hint) if hint else "")
+            return
+        i = self.top + row - 1
+        if i >= self._items():
+            return
+        item = self._item(i)
+        if item == VARIANT:
+            text = t(VARIANTS[self.variant])
+        elif item == TARGET:
+            text = "%s %d" % (t("to_target"), self.target)
+        elif item == "name":
+            text = "%d %s" % (i - 1, self.names[i - 2])
+        elif item == "add":
+            text = "+ " + t("add_seat")
+        else:
+            text = t("start")
+        if i == self.cursor:
+            canvas.text(row, 0, "►")
+        canvas.text(row, 1, text[:canvas.cols - 1], i == self.cursor)
