@@ -10,7 +10,8 @@
 #   fs_unreadable   the flash holds data but no readable file system; it was
 #                   left untouched (never formatted)
 #   no_game         there is no stored game with that id; detail = id
-#   game_running    the running game cannot be removed this way; detail = id
+#   game_unreadable not even the first record of the game can be read; its
+#                   bytes are left as they are; detail = (id, text)
 
 
 class StoreError(Exception):

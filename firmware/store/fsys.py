@@ -95,4 +95,7 @@ class Disk:
     def space(self):
         """(free blocks, total blocks, block size) of the whole file system."""
         st = self._os.statvfs(self.path(""))
-        return st[3], st[2], st[0]
+        free, total = st[3], st[2]
+        if free > total:  # LittleFS counted more in use than exists: wrapped below 0
+            free = 0
+        return free, total, st[0]

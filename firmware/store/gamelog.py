@@ -61,9 +61,10 @@ class GameLog:
         """The game's files in reading order, as (folder/name, size)."""
         stem = name(self.game_id)
         out = []
-        for fname, size in self.disk.listdir(GAMES):
-            if fname == stem + ".tj":
-                out.append((GAMES + "/" + fname, size))
+        closed = GAMES + "/" + stem + ".tj"
+        size = self.disk.size(closed)  # not a listing: games/ may hold hundreds
+        if size is not None:
+            out.append((closed, size))
         segs = []
         for fname, size in self.disk.listdir(LIVE):
             got = parse(fname)

@@ -138,11 +138,16 @@ class Store:
 
     def read_game(self, game_id):
         """(tafel.Game, problems): problems lists (file, text) of damage; the
-        game holds every record before it. Nothing is written."""
+        game holds every record before it. Nothing is written. Raises
+        StoreError("no_game", id) when there is no such game and
+        StoreError("game_unreadable", (id, text)) when not even its first
+        record can be read (its bytes stay as they are)."""
         log = GameLog(self.disk, game_id)
         game, problem = replay(log)
         if game is None:
-            raise StoreError("no_game", game_id)
+            if not log.files():
+                raise StoreError("no_game", game_id)
+            raise StoreError("game_unreadable", (game_id, problem or log.problems[0][1]))
         problems = list(log.problems)
         if problem:
             problems.append(("", problem))
@@ -188,28 +193,45 @@ class Store:
             self.index.write(changes, self.next_game_id())
 
     def delete_game(self, game_id):
-        """Removes a game: only for an explicit user choice, or from
-        prune_exported(). A tombstone goes into the index first, so a cut in
-        the middle is finished at the next boot and never brings half a game back."""
+        """Removes a game: only ever for an explicit user choice (or, through
+        prune_exported(), a game already exported)."""
+        self.delete_games([game_id])
+
+    def delete_games(self, game_ids):
+        """Removes games in one go. Tombstones go into the index first, so a
+        cut in the middle is finished at the next boot and never brings half
+        a game back."""
         next_id = self.next_game_id()
-        self.index.write({game_id: ix.Entry(game_id, ix.DELETED)}, next_id)
-        if self.live is not None and self.live.game_id == game_id:
-            self.live = None
-        GameLog(self.disk, game_id).remove_all()
-        self.index.write({game_id: None}, next_id)
+        self.index.write(dict((i, ix.Entry(i, ix.DELETED)) for i in game_ids), next_id)
+        for game_id in game_ids:
+            if self.live is not None and self.live.game_id == game_id:
+                self.live = None
+            GameLog(self.disk, game_id).remove_all()
+        self.index.write(dict((i, None) for i in game_ids), next_id)
 
     def prune_exported(self, free_blocks):
         """Deletes exported, finished games, oldest first, until `free_blocks`
-        blocks are free. Returns how many were deleted."""
+        blocks are free (or none is left to delete). Returns how many went."""
+        idx = self.index
         done = 0
-        for game_id in list(self.index.ids):
-            if self.space().free >= free_blocks:
-                break
-            flags = self.index.flags[self.index.find(game_id)]
-            if flags & ix.EXPORTED and flags & ix.FINISHED and not flags & ix.DELETED:
-                self.delete_game(game_id)
-                done += 1
-        return done
+        while True:
+            space = self.space()
+            short = free_blocks - space.free
+            if short <= 0:
+                return done
+            batch = []
+            for i in range(len(idx.ids)):
+                flags = idx.flags[i]
+                if flags & ix.EXPORTED and flags & ix.FINISHED and not flags & ix.DELETED:
+                    batch.append(idx.ids[i])
+                    # a journal frees its blocks (a tiny one lives in metadata)
+                    short -= (idx.sizes[i] + space.block_size - 1) // space.block_size
+                    if short <= 0:
+                        break
+            if not batch:
+                return done
+            self.delete_games(batch)
+            done += len(batch)
 
     # ---- space, settings, roster ------------------------------------------------------
 

@@ -1,0 +1,221 @@
+# The store's everyday behaviour: games, history, put-away, ids, settings, roster.
+import pytest
+from evening import boot
+from sim.flashdev import FlashDev
+from store.errors import StoreError
+from store.fsys import Disk
+from store.gamelog import SEGMENT_MAX
+from store.mount import is_blank, mount
+from store.store import Store
+from tafel.game import Game
+
+TEN = tuple("Player %d" % i for i in range(10))
+
+
+def _hands(players, r):
+    winner = players[r % len(players)]
+    return {p: (0 if p == winner else 5 + (r * 13 + i * 7) % 90) for i, p in enumerate(players)}, winner
+
+
+def _start(store, players=("Anna", "Ben", "Cleo"), target=5000, when=100):
+    game_id = store.next_game_id()
+    game = Game(players, "standard", target, None, when, game_id)
+    store.new_game(game_id, game.create_record())
+    return game_id, game
+
+
+def _play(store, game_id, game, rounds, start=0):
+    for r in range(start, start + rounds):
+        if game.finished:
+            return
+        rec = game.round_record(*_hands(game.players, r))
+        store.append(game_id, rec)
+        game.apply(rec)
+        if game.finished:
+            store.game_finished(game_id, game)
+
+
+def _reboot(dev):
+    return boot(image=dev.image, blocks=dev.blocks)[1:]
+
+
+def test_a_blank_chip_is_formatted_and_one_with_data_never():
+    dev = FlashDev(blocks=16)
+    assert is_blank(dev)
+    vol, formatted = mount(dev)
+    assert formatted
+    vol, formatted = mount(dev)
+    assert not formatted
+    junk = FlashDev(blocks=16)
+    junk.writeblocks(7, b"old games", 100)
+    with pytest.raises(StoreError) as err:
+        mount(junk)
+    assert err.value.key == "fs_unreadable"
+    assert bytes(junk.image[7][100:109]) == b"old games" and junk.used_blocks() == 1
+
+
+def test_a_game_survives_a_reboot_round_by_round():
+    dev, store, notes = boot()
+    assert notes == [] and store.running_game() is None and store.history() == []
+    game_id, game = _start(store)
+    assert store.running_game() == game_id and game_id == 1
+    _play(store, game_id, game, 7)
+    store, notes = _reboot(dev)
+    assert notes == []
+    assert store.running_game() == game_id
+    again = store.load_game(game_id)
+    assert again.totals() == game.totals() and len(again.rounds) == 7
+    e = store.summary(game_id)
+    assert e.live and e.rounds == 7 and not e.finished and e.created == 100
+    assert e.players == ("Anna", "Ben", "Cleo") and e.variant == "standard" and e.target == 5000
+
+
+def test_a_finished_game_is_put_away_with_its_history_entry():
+    dev, store, _ = boot()
+    game_id, game = _start(store, target=300)
+    _play(store, game_id, game, 40)
+    assert game.finished
+    assert store.running_game() is None
+    assert store.disk.listdir("live") == []
+    assert [n for n, _ in store.disk.listdir("games")] == ["%06d.tj" % game_id]
+    store, _ = _reboot(dev)
+    e = store.summary(game_id)
+    assert e.finished and e.winners() == game.winners() and e.rounds == len(game.rounds)
+    assert not e.exported and not e.live and not e.damaged
+    assert store.load_game(game_id).totals() == game.totals()
+
+
+def test_journal_segments_stay_small():
+    dev, store, _ = boot()
+    game_id, game = _start(store, TEN, target=100000)
+    _play(store, game_id, game, 120)
+    segs = store.disk.listdir("live")
+    assert len(segs) > 2
+    assert all(size <= SEGMENT_MAX for _, size in segs)
+    assert store.load_game(game_id).totals() == game.totals()
+
+
+def test_a_round_programs_at_most_2_kb():
+    dev, store, _ = boot()
+    game_id, game = _start(store, TEN, target=100000)
+    worst = 0
+    for r in range(120):
+        rec = game.round_record(*_hands(game.players, r))
+        before = dev.programmed
+        store.append(game_id, rec)
+        game.apply(rec)
+        worst = max(worst, dev.programmed - before)
+    assert worst <= 2048, worst
+
+
+def test_a_new_game_puts_the_running_one_away_and_it_can_be_continued():
+    dev, store, _ = boot()
+    a, game_a = _start(store)
+    _play(store, a, game_a, 3)
+    b, game_b = _start(store, ("Dana", "Emil"))
+    assert store.running_game() == b
+    e = store.summary(a)
+    assert e.rounds == 3 and not e.finished and not e.live
+    # back to the first game: more rounds go on its journal
+    game_a = store.load_game(a)
+    _play(store, a, game_a, 2, start=3)
+    assert store.running_game() == a
+    assert store.summary(b).rounds == 0
+    store, _ = _reboot(dev)
+    assert store.running_game() == a
+    assert len(store.load_game(a).rounds) == 5
+    assert store.history() == [b, a]
+
+
+def test_edit_and_undo_are_journalled_too():
+    dev, store, _ = boot()
+    game_id, game = _start(store)
+    _play(store, game_id, game, 4)
+    for rec in (game.edit_record(1, *_hands(game.players, 50)), game.undo_record()):
+        store.append(game_id, rec)
+        game.apply(rec)
+    store, _ = _reboot(dev)
+    again = store.load_game(game_id)
+    assert len(again.rounds) == 3 and again.totals() == game.totals()
+
+
+def test_ids_are_never_reused():
+    dev, store, _ = boot()
+    a, _ = _start(store)
+    b, _ = _start(store)
+    store.delete_game(b)
+    store, _ = _reboot(dev)
+    assert store.history() == [a]
+    assert store.next_game_id() == b + 1
+
+
+def test_deleting_removes_every_file_and_the_entry():
+    dev, store, _ = boot()
+    a, game = _start(store, target=200)
+    _play(store, a, game, 30)
+    b, game_b = _start(store)
+    _play(store, b, game_b, 2)
+    store.delete_game(a)
+    store.delete_game(b)
+    assert store.history() == [] and store.running_game() is None
+    assert store.disk.listdir("games") == [] and store.disk.listdir("live") == []
+    with pytest.raises(StoreError) as err:
+        store.summary(a)
+    assert err.value.key == "no_game"
+    store, _ = _reboot(dev)
+    assert store.history() == []
+
+
+def test_exported_flag_and_pruning_only_exported_finished_games():
+    dev, store, _ = boot()
+    ids = []
+    for n in range(4):
+        game_id, game = _start(store, target=150, when=n)
+        _play(store, game_id, game, 30)
+        ids.append(game_id)
+    live, game = _start(store)
+    store.mark_exported(ids[:2] + [live])
+    assert [store.summary(i).exported for i in ids] == [True, True, False, False]
+    assert not store.summary(live).exported
+    free = store.space().free
+    assert store.prune_exported(free + 1000) == 2  # asks for more than can be had
+    assert store.history() == [live, ids[3], ids[2]]
+    store, _ = _reboot(dev)
+    assert store.history() == [live, ids[3], ids[2]]
+
+
+def test_settings_and_roster_round_trip():
+    dev, store, _ = boot()
+    assert store.settings == {} and store.roster == []
+    store.save_settings({"lang": "en", "sleep": 30})
+    store.save_roster(["Anna", " Ben ", "", "anna", "Cleo"])
+    assert store.roster == ["Anna", "Ben", "Cleo"]
+    store, notes = _reboot(dev)
+    assert notes == []
+    assert store.settings == {"lang": "en", "sleep": 30} and store.roster == ["Anna", "Ben", "Cleo"]
+
+
+def test_a_data_folder_beside_other_files():
+    # On the device the app's own files share the file system with /data.
+    dev = FlashDev(blocks=64)
+    vol, _ = mount(dev)
+    f = vol.open("/main.py", "w")
+    f.write("print('hi')\n")
+    f.close()
+    store = Store(Disk(vol, "/data"))
+    store.boot()
+    _start(store)
+    assert vol.open("/main.py", "r").read() == "print('hi')\n"
+    assert sorted(n for n, _, _, _ in vol.ilistdir("/")) == ["data", "main.py"]
+
+
+def test_storage_code_reads_no_clock_and_prints_nothing():
+    import os
+
+    folder = __file__.rsplit("/", 3)[0] + "/firmware/store"
+    for name in os.listdir(folder):
+        if name.endswith(".py"):
+            with open(folder + "/" + name) as f:
+                text = f.read()
+            for bad in ("print(", "import time", "utime", "ticks_"):
+                assert bad not in text, (name, bad)
