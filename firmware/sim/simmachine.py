@@ -1,0 +1,219 @@
+# Simulated ESP32 (simulator and tests, never deployed): a machine-like object whose Pin and I2C reach simulated parts.
+#
+#   hw = simmachine.from_profile(profile)   # parts wired as the profile says
+#   board = board.build(profile, hw)         # the real drivers, on simulated pins
+#   hw.matrix.press("5"); hw.knob.turn(-1); hw.display.glass()
+#
+# A GPIO's level is resolved over its net (the GPIOs a pressed key joins to
+# it): a pin driving 0 or 1 (OUT, or OPEN_DRAIN pulling low) wins; else a
+# part's contact to ground; else a pull-up or pull-down (the ESP32's or a
+# module's). With strict=True, reading a floating input, a short (0 and 1
+# driven at once), a pull-up on GPIO 34-39 (they have none), an output on
+# an input-only pin or a flash pin raises SimError: wiring bugs surface in
+# tests instead of as odd behaviour. Edge interrupts run at once, inside
+# the call that changed the level (pin write, key press, knob step). Time is
+# not simulated here: whoever drives the parts holds a key long enough on
+# their own clock for the driver's debounce to accept it.
+import machine
+
+from sim.simi2c import SimI2C
+from sim.simparts import Knob, Matrix
+from sim.ssd1306_chip import SSD1306Chip
+
+_VALID = set(range(0, 20)) | {21, 22, 23, 25, 26, 27} | set(range(32, 40))
+_FLASH = set(range(6, 12))
+_INPUT_ONLY = set(range(34, 40))
+
+
+class SimError(ValueError):
+    pass
+
+
+class _Gpio:
+    """The state of one GPIO, shared by every Pin object made for it."""
+
+    def __init__(self, n):
+        self.n = n
+        self.mode = None  # None until configured, or Pin.IN / OUT / OPEN_DRAIN
+        self.pull = None
+        self.out = 0
+        self.handler = None
+        self.trigger = 0
+        self.irq_pin = None
+        self.seen = None  # level when the handler last looked, for edges
+
+    def drive(self):
+        if self.mode == SimPin.OUT:
+            return self.out
+        if self.mode == SimPin.OPEN_DRAIN and not self.out:
+            return 0
+        return None
+
+
+class SimPin(machine.PinBase):
+    IN = 1
+    OUT = 3
+    OPEN_DRAIN = 7
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_RISING = 1
+    IRQ_FALLING = 2
+    _machine = None  # set in each Machine's own subclass
+
+    def __init__(self, id, mode=-1, pull=-1, *, value=None):
+        self.id = id
+        self._gpio = self._machine.gpio(id)
+        self.init(mode, pull, value=value)
+
+    def init(self, mode=-1, pull=-1, *, value=None):
+        m, g = self._machine, self._gpio
+        if value is not None:
+            g.out = 1 if value else 0  # the latch first, so the pin never glitches
+        if mode != -1:
+            if mode not in (self.IN, self.OUT, self.OPEN_DRAIN):
+                raise ValueError("invalid pin mode")
+            if mode != self.IN and g.n in _INPUT_ONLY:
+                m.fault("GPIO %d is input-only" % g.n)
+            g.mode = mode
+        if pull != -1:
+            if pull == self.PULL_UP and g.n in _INPUT_ONLY:
+                m.fault("GPIO %d has no internal pull-up" % g.n)
+            g.pull = None if g.n in _INPUT_ONLY else pull
+        m.changed((g.n,))
+
+    def value(self, v=None):
+        if v is None:
+            return self._machine.level(self._gpio.n)
+        self._gpio.out = 1 if v else 0
+        self._machine.changed((self._gpio.n,))
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    def irq(self, handler=None, trigger=3):
+        m, g = self._machine, self._gpio
+        g.handler, g.trigger, g.irq_pin = handler, trigger, self
+        g.seen = m.level(g.n, quiet=True)
+        if handler is None:
+            m.watched.discard(g.n)
+        else:
+            m.watched.add(g.n)
+
+    def __repr__(self):
+        return "Pin(%d)" % self.id
+
+
+class Machine:
+    """A machine-like object: Pin, I2C, and the parts on the simulated board."""
+
+    def __init__(self, strict=True):
+        self.strict = strict
+        self.gpios = {}
+        self.parts = []
+        self.buses = {}  # (scl, sda) -> {address: chip}
+        self.watched = set()  # GPIOs with an interrupt handler
+        self.faults = []  # what strict=False let pass
+        self.Pin = type("Pin", (SimPin,), {"_machine": self})
+        self.I2C = type("I2C", (SimI2C,), {"_machine": self})
+        self.display = self.matrix = self.knob = None
+
+    def fault(self, message):
+        self.faults.append(message)
+        if self.strict:
+            raise SimError(message)
+
+    def gpio(self, n):
+        g = self.gpios.get(n)
+        if g is None:
+            if n not in _VALID:
+                raise ValueError("invalid pin %r" % (n,))
+            if n in _FLASH:
+                self.fault("GPIO %d belongs to the module's flash" % n)
+            g = self.gpios[n] = _Gpio(n)
+        return g
+
+    def attach_i2c(self, chip, address, scl, sda):
+        self.buses.setdefault((scl, sda), {})[address] = chip
+
+    def add(self, part):
+        self.parts.append(part)
+        return part
+
+    def net(self, n):
+        """The GPIOs joined to n right now, n included."""
+        found = [n]
+        for m in found:
+            for part in self.parts:
+                for other in part.links(m):
+                    if other not in found:
+                        found.append(other)
+        return found
+
+    def level(self, n, quiet=False):
+        """0 or 1; None for a floating net when quiet, else a fault."""
+        low = high = False
+        pulls = None
+        for m in self.net(n):
+            g = self.gpios.get(m)
+            if g is not None:
+                d = g.drive()
+                low = low or d == 0
+                high = high or d == 1
+                if g.pull is not None and pulls is None:
+                    pulls = 1 if g.pull == SimPin.PULL_UP else 0
+            for part in self.parts:
+                low = low or part.drive(m) == 0  # parts only ever close a contact to ground
+                if pulls is None:
+                    pulls = part.pull(m)
+        if low and high:
+            if not quiet:
+                self.fault("short circuit on GPIO %d" % n)
+            return 0
+        if low or high:
+            return 0 if low else 1
+        if pulls is not None:
+            return pulls
+        if not quiet:
+            self.fault("GPIO %d read while floating" % n)
+            return 1
+        return None
+
+    def changed(self, gpios):
+        """Levels may have changed on these GPIOs' nets: run the edge interrupts due."""
+        if not self.watched:
+            return
+        for n in gpios:
+            for m in self.net(n):
+                if m not in self.watched:
+                    continue
+                g = self.gpios[m]
+                now = self.level(m, quiet=True)
+                before, g.seen = g.seen, now
+                if before is None or now is None or now == before:
+                    continue
+                if g.trigger & (SimPin.IRQ_RISING if now else SimPin.IRQ_FALLING):
+                    g.handler(g.irq_pin)
+
+
+def from_profile(profile, strict=True):
+    """A Machine with the profile's display, keypad and encoder wired to the profile's pins."""
+    m = Machine(strict)
+    d = profile["display"]
+    if d["driver"] != "ssd1306" or d["bus"] != "i2c":
+        raise ValueError("the simulator has no %r on %r" % (d["driver"], d["bus"]))
+    m.display = SSD1306Chip(d["width"], d["height"], d.get("external_vcc", False), strict)
+    m.attach_i2c(m.display, d.get("address", 0x3C), d["i2c"]["scl"], d["i2c"]["sda"])
+    k = profile["keypad"]
+    m.matrix = m.add(Matrix(m, k["rows"], k["cols"], k["keys"]))
+    e = profile.get("encoder")
+    if e:
+        # pull_up false in a profile says the module pulls A and B up itself.
+        m.knob = m.add(Knob(m, e["a"], e["b"], e.get("button"), e.get("steps_per_detent", 4),
+                            pull_ups=not e.get("pull_up", False)))
+    return m
