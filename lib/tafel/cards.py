@@ -12,6 +12,7 @@ RANKS = (
 FIRST_BLACK = 13  # RANKS[13:] are black cards, played without a colour
 
 # Mattel's table; swap and blank are 40 (one source says 50, the product uses 40).
+MAX_CARD_POINTS = 9999  # house values beyond this are typing mistakes
 DEFAULT_VALUES = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 20, 20, 50, 50, 40, 40)
 
 _COLOUR_WORDS = {
@@ -97,8 +98,8 @@ def value_table(values=None):
     if values:
         for word in values:
             points = values[word]
-            if type(points) is not int or points < 0:
-                raise CardError("points for '%s' must be a whole number >= 0" % word)
+            if type(points) is not int or points < 0 or points > MAX_CARD_POINTS:
+                raise CardError("points for '%s' must be a whole number from 0 to %d" % (word, MAX_CARD_POINTS))
             table[rank_code(str(word))] = points
     return tuple(table)
 

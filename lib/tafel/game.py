@@ -1,18 +1,17 @@
 # One game at the table: seats, variant, target and its rounds, with totals replayed.
 #
-# Rounds live in one flat array (a row of hand points per round) so a 10-seat,
-# 300-round game stays a few kilobytes on the device. Every change goes through a
+# Rounds live in a RoundTable (rows of 16-bit cells in small chunks) so a
+# 10-seat, 300-round game stays a few kilobytes on the device. Every change goes through a
 # record (see records.py): the storage saves the record first, then applies it.
-from array import array
-
 from . import records, variants
 from .cards import DEFAULT_VALUES, RANKS, deck_total, value_table
 from .compat import const
 from .errors import ScoreError
+from .roundtable import EMPTY, RoundTable
 
-NO_HAND = const(0xFFFF)  # in the flat array: this seat had no hand (eliminated)
-MAX_HAND = const(0xFFFE)
-NO_WINNER = const(0xFF)
+MAX_HAND = const(0xFFFE)  # a hand fits a 16-bit cell; 0xFFFF marks "no hand"
+MAX_NAME = const(20)  # characters; a name is at most 64 bytes of UTF-8 in a record
+MAX_TARGET = const(100000)
 
 
 class Round:
@@ -20,12 +19,10 @@ class Round:
 
     def __init__(self, game, index):
         n = len(game.players)
-        row = game._hands[index * n:(index + 1) * n]
-        w = game._winner[index]
+        seat = game._table.winner(index)
         self.index = index
-        self.winner = None if w == NO_WINNER else game.players[w]
-        self.hands = tuple(None if h == NO_HAND else h for h in row)
-        seat = None if w == NO_WINNER else w
+        self.winner = None if seat is None else game.players[seat]
+        self.hands = tuple(game._table.hands(index))
         self.scores = tuple(
             variants.round_score(game._variant, s, seat, self.hands) if self.hands[s] is not None else 0
             for s in range(n))
@@ -58,8 +55,8 @@ class Game:
         code = variants.code(variant)
         if code is None:
             raise ScoreError("unknown variant '%s' (standard, penalty, challenge)" % (variant,))
-        if type(target) is not int or target <= 0:
-            raise ScoreError("the target must be a whole number above 0")
+        if type(target) is not int or target <= 0 or target > MAX_TARGET:
+            raise ScoreError("the target must be a whole number from 1 to %d" % MAX_TARGET)
         players = tuple(players)
         if len(players) < 2 or len(players) > 10:
             raise ScoreError("a game needs 2 to 10 seats, not %d" % len(players))
@@ -67,6 +64,8 @@ class Game:
         for name in players:
             if not isinstance(name, str) or not name.strip():
                 raise ScoreError("every seat needs a name")
+            if len(name.strip()) > MAX_NAME or len(name.strip().encode()) > 64:
+                raise ScoreError("the name '%s' is longer than %d letters" % (name.strip(), MAX_NAME))
             key = name.strip().lower()
             if key in seen:
                 raise ScoreError("the name '%s' is there twice" % name.strip())
@@ -81,8 +80,7 @@ class Game:
         self.created = created
         self.game_id = game_id
         self._variant = code
-        self._hands = array("H")
-        self._winner = bytearray()
+        self._table = RoundTable(len(self.players))
         self._count = 0
         self._ended = False  # the table ended the game early (finish record)
         self._replay()
@@ -189,7 +187,7 @@ class Game:
         kind = event[0]
         if kind == "round":
             self._check_row(event[1], event[2], self._active, self._won)
-            self._put(self._count, event[1], event[2])
+            self._table.put(self._count, event[1], event[2])
             self._count += 1
             self._after_round(self._count - 1)
         elif kind == "edit" or kind == "undo":
@@ -274,16 +272,6 @@ class Game:
         if w is not None and row[w] != 0:
             raise ScoreError("the winner's hand must be 0")
 
-    def _put(self, index, w, row):
-        n = len(self.players)
-        cells = array("H", [NO_HAND if p is None else p for p in row])
-        if len(self._winner) > index:  # reuse space left by an undo
-            self._hands[index * n:(index + 1) * n] = cells
-            self._winner[index] = NO_WINNER if w is None else w
-        else:
-            self._hands.extend(cells)
-            self._winner.append(NO_WINNER if w is None else w)
-
     def _round_index(self, index):
         if self._ended:
             raise ScoreError("the game was ended; its rounds can no longer change")
@@ -305,16 +293,20 @@ class Game:
         # Edit and undo rewrite history: replay every round with checks and roll
         # back if any no longer fits; with keep=False roll back even on success.
         n = len(self.players)
-        saved = array("H", self._hands), bytearray(self._winner), self._count
+        saved = self._table.copy(), self._count
         if event[0] == "undo":
             if self._ended or event[1] != self._count - 1:
                 raise ScoreError("only the last round can be undone")
             self._count -= 1
         else:
             index = self._round_index(event[1])
-            if len(event[3]) != n:
-                raise ScoreError("round has %d seats, game has %d" % (len(event[3]), n))
-            self._put(index, event[2], event[3])
+            row = event[3]
+            if len(row) != n:
+                raise ScoreError("round has %d seats, game has %d" % (len(row), n))
+            for h in row:
+                if h is not None and h > MAX_HAND:
+                    raise ScoreError("%d points cannot be a hand" % h)
+            self._table.put(index, event[2], row)
         try:
             self._replay(True)
         except ScoreError:
@@ -322,7 +314,7 @@ class Game:
             raise ScoreError("this change does not fit the rounds after it (the game would end earlier or a seat drop out)")
         finally:
             if not keep:
-                self._hands, self._winner, self._count = saved
+                self._table, self._count = saved
                 self._replay()
 
     def _replay(self, check=False):
@@ -333,33 +325,28 @@ class Game:
         self._dealer = 0
         for i in range(self._count):
             if check:
-                w = self._winner[i]
-                self._check_row(None if w == NO_WINNER else w, self._row(i), self._active, self._won)
+                self._check_row(self._table.winner(i), self._table.hands(i), self._active, self._won)
             self._after_round(i)
 
-    def _row(self, i):
-        n = len(self.players)
-        return [None if h == NO_HAND else h for h in self._hands[i * n:(i + 1) * n]]
-
     def _after_round(self, i):
-        w = self._winner[i]
-        w = None if w == NO_WINNER else w
+        cells, base = self._table.locate(i)
+        w = self._table.winner(i)
         n = len(self.players)
-        base = i * n
-        # Inline of variants.add_scores over the flat row, to avoid a list per round.
+        totals = self._totals
+        # Scores straight from the table's cells, without a list per round.
         if self._variant == variants.STANDARD:
             won = 0
             for s in range(n):
-                h = self._hands[base + s]
-                if h != NO_HAND:
+                h = cells[base + 1 + s]
+                if h != EMPTY:
                     won += h
-            self._totals[w] += won
+            totals[w] += won
         else:
             for s in range(n):
-                h = self._hands[base + s]
-                if h != NO_HAND:
-                    self._totals[s] += h
-        self._won = variants.settle(self._variant, self._totals, self._active, self.target, w)
+                h = cells[base + 1 + s]
+                if h != EMPTY:
+                    totals[s] += h
+        self._won = variants.settle(self._variant, totals, self._active, self.target, w)
         self._dealer = self._next_active(self._dealer)
 
     def _next_active(self, seat):
@@ -376,7 +363,12 @@ def _pairs(hands):
     # Hands come as a dict {name: points} or as (name, points) pairs (so a seat can be given twice).
     if isinstance(hands, dict):
         return list(hands.items())
-    return list(hands)
+    if isinstance(hands, (list, tuple)):
+        for pair in hands:
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise ScoreError("hands are given as name and points")
+        return list(hands)
+    raise ScoreError("hands are given as name and points")
 
 
 def _points(name, points):

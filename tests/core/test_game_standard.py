@@ -108,7 +108,7 @@ def test_dealer_passes_to_the_left_each_round():
 
 def test_ten_seats_three_hundred_rounds():
     names = ["P%d" % i for i in range(10)]
-    game = Game(names, target=10 ** 6)
+    game = Game(names, target=100000)
     for r in range(300):
         winner = names[r % 10]
         game.add_round(dict((n, 3) for n in names if n != winner), winner)

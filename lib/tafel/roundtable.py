@@ -1,0 +1,49 @@
+# Compact storage of a game's rounds: fixed-size chunks of 16-bit cells, one row per round.
+#
+# A row is the winner's seat followed by every seat's hand. Chunks of 16 rows
+# are allocated whole, so a long game never needs one large contiguous block
+# (on a small MicroPython heap, growing a single array fails from fragmentation
+# long before the heap is full).
+from array import array
+
+from .compat import const
+
+ROWS_PER_CHUNK = const(16)
+EMPTY = const(0xFFFF)  # no hand (eliminated seat) / no winner
+
+
+class RoundTable:
+    def __init__(self, seats):
+        self.width = seats + 1
+        self.chunks = []
+
+    def put(self, index, winner, hands):
+        """Store round `index` (an existing one or the next); None means EMPTY."""
+        chunk = index // ROWS_PER_CHUNK
+        while chunk >= len(self.chunks):
+            self.chunks.append(array("H", bytes(2 * ROWS_PER_CHUNK * self.width)))
+        cells = self.chunks[chunk]
+        base = (index % ROWS_PER_CHUNK) * self.width
+        cells[base] = EMPTY if winner is None else winner
+        for s in range(self.width - 1):
+            h = hands[s]
+            cells[base + 1 + s] = EMPTY if h is None else h
+
+    def locate(self, index):
+        """(cells, base) of a row: cells[base] is the winner, cells[base + 1 + s] seat s's hand."""
+        return self.chunks[index // ROWS_PER_CHUNK], (index % ROWS_PER_CHUNK) * self.width
+
+    def winner(self, index):
+        cells, base = self.locate(index)
+        w = cells[base]
+        return None if w == EMPTY else w
+
+    def hands(self, index):
+        cells, base = self.locate(index)
+        return [None if cells[base + 1 + s] == EMPTY else cells[base + 1 + s]
+                for s in range(self.width - 1)]
+
+    def copy(self):
+        twin = RoundTable(self.width - 1)
+        twin.chunks = [array("H", c) for c in self.chunks]
+        return twin
