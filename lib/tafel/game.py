@@ -11,7 +11,7 @@ from .roundtable import EMPTY, RoundTable
 
 MAX_HAND = const(0xFFFE)  # a hand fits a 16-bit cell; 0xFFFF marks "no hand"
 MAX_NAME = const(20)  # characters; a name is at most 64 bytes of UTF-8 in a record
-MAX_TARGET = const(100000)
+MAX_TARGET = const(1000000)
 
 
 class Round:
