@@ -6,7 +6,7 @@ class RosterPick(ListScreen):
     def __init__(self, app, taken, on_pick):
         super().__init__(app)
         lowered = [n.lower() for n in taken]
-        self.items = [None] + [n for n in app.store.roster_names() if n.lower() not in lowered]
+        self.items = [None] + [n for n in app.store.roster if n.lower() not in lowered]
         self.on_pick = on_pick
 
     def title(self):

@@ -123,11 +123,20 @@ class Setup(Screen):
         except Exception as err:  # flash full or failing: say so, keep the setup
             app.notify(app.t(getattr(err, "key", "not_saved")))
             return
-        app.store.remember_names(self.names)
+        self._remember()
         from ui.round_entry import RoundEntry
 
         app.show_game()
         app.push(RoundEntry(app))
+
+    def _remember(self):
+        # Names of this game go to the front of the roster; a failure here never blocks play.
+        lowered = [n.lower() for n in self.names]
+        roster = self.names + [n for n in self.app.store.roster if n.lower() not in lowered]
+        try:
+            self.app.store.save_roster(roster)
+        except Exception:
+            pass
 
     def draw_row(self, canvas, row):
         t = self.app.t

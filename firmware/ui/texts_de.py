@@ -64,6 +64,13 @@ TEXTS = {
     "keys_target": "A=200 B=1000 0-9",
     "keys_seat": "#=ändern *=weg",
     "keys_pick": "#=nehmen *=zur.",
+    # boot notes
+    "game_damaged": "Spiel beschädigt",
+    "game_unreadable": "Spiel unlesbar",
+    "torn_tail_repaired": "Strom weg: ok",
+    "settings_damaged": "Einst. gelöscht",
+    "roster_damaged": "Namen verloren",
+    "save_failed": "Flash-Fehler",
     # confirm
     "yes_no": "#=ja  *=nein",
     # game over

@@ -64,6 +64,13 @@ TEXTS = {
     "keys_target": "A=200 B=1000 0-9",
     "keys_seat": "#=edit *=remove",
     "keys_pick": "#=take *=back",
+    # boot notes
+    "game_damaged": "Game damaged",
+    "game_unreadable": "Game unreadable",
+    "torn_tail_repaired": "Power cut: ok",
+    "settings_damaged": "Settings reset",
+    "roster_damaged": "Names lost",
+    "save_failed": "Flash error",
     # confirm
     "yes_no": "#=yes  *=no",
     # game over

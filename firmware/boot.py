@@ -1,0 +1,1 @@
+# Runs first at every power-up: kept tiny and never updated over the air.

@@ -1,0 +1,100 @@
+# The simulated device: the unchanged firmware on emulated parts, stepped in simulated time.
+#
+# Keys are pressed in the emulated keypad matrix and the encoder is turned
+# pin by pin, so the real drivers debounce and decode them; the display is the
+# emulated SSD1306 chip fed by the real driver's I2C writes. Tests use this
+# directly; run.py puts a line protocol in front of it for the launcher.
+import sys
+
+import board
+from clock import SimClock
+from drivers.events import EventQueue
+from runner import STEP_MS, Runner
+from sim import simmachine
+from sim.flashdev import FlashDev
+from startup import start
+from store.fsys import Disk
+from store.mount import mount
+from store.store import Store
+
+HOLD_MS = 50  # a key press: held long enough for the keypad's debounce, then let go
+
+
+class Device:
+    def __init__(self, profile_path, flash_path=None, epoch=0, flash=None):
+        profile = board.load_profile(profile_path)
+        self.machine = simmachine.from_profile(profile)
+        self.board = board.build(profile, self.machine)
+        self.flash = flash if flash is not None else FlashDev(path=flash_path)
+        vol, _ = mount(self.flash)
+        self.clock = SimClock(epoch)
+        self.app = start(self.board.display, Store(Disk(vol, "/data")), self.clock, True, _log)
+        self.runner = Runner(self.app, self.board, EventQueue())
+        self.chip = self.machine.display
+        self.seen = self.chip.glass()
+
+    def advance(self, ms):
+        clock = self.clock
+        end = clock.ticks_ms() + ms
+        while clock.ticks_ms() < end:
+            clock.advance(STEP_MS)
+            self.runner.step(clock.ticks_ms())
+
+    def key(self, name):
+        m = self.machine
+        if name == "CW" or name == "CCW":
+            m.knob.turn(1 if name == "CW" else -1)
+            self.advance(HOLD_MS)
+        elif name == "PUSH":
+            m.knob.push()
+            self.advance(HOLD_MS)
+            m.knob.release()
+            self.advance(HOLD_MS)
+        else:
+            m.matrix.press(name)
+            self.advance(HOLD_MS)
+            m.matrix.release(name)
+            self.advance(HOLD_MS)
+
+    def play(self, script):
+        """Run whitespace-separated key tokens and wait:<ms> (what tests and docs use)."""
+        for token in script.split():
+            if token.startswith("wait:"):
+                self.advance(int(token[5:]))
+            elif token in KEYS:
+                self.key(token)
+            else:
+                raise ValueError("unknown token %r" % token)
+
+    def screen(self):
+        """The text on the display now, one line per text row."""
+        return self.app.canvas.screen_text()
+
+    def changed(self):
+        glass = self.chip.glass()
+        if glass == self.seen:
+            return 0
+        self.seen = glass
+        return 1
+
+    def snap(self, out):
+        glass = self.chip.glass()
+        self.seen = glass
+        out.write("snap %d %d %s\n" % (self.chip.width, self.chip.height, _hex(glass)))
+        for line in self.app.canvas.screen_text():
+            out.write("text %s\n" % line)
+        out.write("end\n")
+
+
+def _hex(data):
+    import binascii
+
+    return binascii.hexlify(data).decode()
+
+
+def _log(err):
+    sys.print_exception(err, sys.stderr)
+
+
+KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#",
+        "CW", "CCW", "PUSH")

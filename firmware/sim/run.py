@@ -1,0 +1,74 @@
+# The simulator's device: the unchanged firmware on emulated parts, driven by a line protocol.
+#
+#   micropython firmware/sim/run.py --flash PATH --board PROFILE.json [--epoch S]
+#
+# stdin, one command a line           stdout
+#   key <0-9 A-D * # CW CCW PUSH>       ok <1 if the glass changed, else 0>
+#   wait <ms>                           ok <changed>
+#   snap                                snap <w> <h> <hex>, text <row> per row, end
+#   quit
+# The glass is what the emulated SSD1306 shows (MONO_VLSB pages). A power cut
+# is the launcher killing this process; the flash image file keeps what was
+# programmed until then. Logs and crash reports go to stderr.
+import sys
+
+_HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+_FIRMWARE = _HERE.rsplit("/", 1)[0] if "/" in _HERE else ".."
+sys.path.insert(0, _FIRMWARE + "/../lib")
+sys.path.insert(0, _FIRMWARE)
+
+from sim.device import Device, KEYS, _log  # noqa: E402
+
+
+def serve(device, inp, out):
+    while True:
+        line = inp.readline()
+        if not line:
+            return
+        words = line.split()
+        if not words:
+            continue
+        cmd = words[0]
+        try:
+            if cmd == "key" and len(words) == 2 and words[1] in KEYS:
+                device.key(words[1])
+            elif cmd == "wait" and len(words) == 2:
+                device.advance(int(words[1]))
+            elif cmd == "snap":
+                device.snap(out)
+                out.flush() if hasattr(out, "flush") else None
+                continue
+            elif cmd == "quit":
+                return
+            else:
+                out.write("error unknown command %s\n" % line.strip())
+                continue
+        except Exception as err:  # report, keep serving: the launcher decides
+            _log(err)
+            out.write("error %s\n" % err)
+            continue
+        out.write("ok %d\n" % device.changed())
+
+
+def _args(argv):
+    opts = {"--flash": None, "--board": None, "--epoch": "0"}
+    i = 1
+    while i < len(argv):
+        if argv[i] in opts and i + 1 < len(argv):
+            opts[argv[i]] = argv[i + 1]
+            i += 2
+        else:
+            raise SystemExit("usage: run.py --flash PATH --board PROFILE.json [--epoch S]")
+    if not opts["--flash"] or not opts["--board"]:
+        raise SystemExit("usage: run.py --flash PATH --board PROFILE.json [--epoch S]")
+    return opts
+
+
+def main():
+    opts = _args(sys.argv)
+    device = Device(opts["--board"], opts["--flash"], int(opts["--epoch"]))
+    print("ready %d %d %s" % (device.chip.width, device.chip.height, device.board.name))
+    serve(device, sys.stdin, sys.stdout)
+
+
+main()
