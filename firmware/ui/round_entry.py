@@ -20,12 +20,14 @@ class RoundEntry(Screen):
         self.edit_index = edit_index
         n = len(game.players)
         self.entry = [""] * n  # what was typed per seat, e.g. "36+53"
+        self.replaced = None
         self.winner = None
         if edit_index is None:
             out = game.eliminated()
             self.seats = [s for s in range(n) if game.players[s] not in out]
         else:
             past = game.rounds[edit_index]
+            self.replaced = past.scores  # taken out of the totals when the edit is shown
             self.seats = [s for s in range(n) if past.hands[s] is not None]
             self.winner = game.seat(past.winner) if past.winner is not None else None
             for s in self.seats:
@@ -215,7 +217,7 @@ class RoundEntry(Screen):
         if self.review:
             score = self.result[s]
             field = "+%d" % score if score else ""
-            total += score
+            total += score - (self.replaced[s] if self.replaced else 0)
         elif s == self.winner:
             field = self.app.t("winner_short")
         else:

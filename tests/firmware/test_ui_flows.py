@@ -1,0 +1,222 @@
+# Whole games played by key presses on the simulated device (real drivers, real LittleFS).
+from uisim import ANNA, BEN, CLEO, device, new_game, power_cut, text
+
+
+def worked_example(dev):
+    new_game(dev)
+    dev.play("A D 3 6 D 5 0 B 3")
+
+
+def test_power_on_shows_the_home_menu():
+    dev = device()
+    assert dev.screen()[1] == "►Neues Spiel"
+    assert "Verlauf" in text(dev)
+
+
+def test_worked_example_hint_line_shows_anna_89_before_saving():
+    dev = device()
+    worked_example(dev)
+    screen = dev.screen()
+    assert screen[-1] == "Anna +89"
+    assert screen[1].split() == ["Anna", "Sieg", "0"]
+    assert screen[3].split() == ["►Cleo", "50+3", "0"]
+
+
+def test_worked_example_result_then_saved_standings():
+    dev = device()
+    worked_example(dev)
+    dev.play("#")
+    assert dev.screen()[1].split() == ["Anna", "+89", "89"]
+    dev.play("#")
+    screen = dev.screen()
+    assert screen[0].startswith("Stand R1")
+    assert screen[1].split()[:2] == ["Anna", "89"]
+    assert screen[-1] == "Gespeichert"
+    assert dev.errors == []
+
+
+def test_standings_show_card_values_and_next_dealer():
+    dev = device()
+    worked_example(dev)
+    dev.play("# # wait:3000")
+    screen = dev.screen()
+    assert screen[1].endswith("Ak 20")
+    assert screen[2].endswith("Fw 50")
+    assert screen[4].endswith("HT 40")
+    shown = text(dev)
+    dev.play("wait:3000")
+    assert "Geber: Ben" in shown + text(dev)
+
+
+def test_the_game_is_on_flash_after_a_power_cut():
+    dev = device()
+    worked_example(dev)
+    dev.play("# #")
+    dev = power_cut(dev)
+    screen = dev.screen()
+    assert screen[0].startswith("Stand R1")
+    assert screen[1].split()[:2] == ["Anna", "89"]
+
+
+def test_a_round_typed_but_not_saved_is_gone_after_a_power_cut():
+    dev = device()
+    worked_example(dev)
+    dev.play("# #")
+    dev.play("# D 1 0 D 2 0 A")  # round 2 typed, not saved
+    dev = power_cut(dev)
+    assert dev.screen()[0].startswith("Stand R1")
+    assert dev.app.session.game.totals() == [("Anna", 89), ("Ben", 0), ("Cleo", 0)]
+
+
+def test_missing_winner_is_asked_for_and_nothing_is_saved():
+    dev = device()
+    new_game(dev)
+    dev.play("D 3 6 D 5 3 #")
+    assert dev.screen()[-1] == "Sieger? Taste A"
+    assert len(dev.app.session.game.rounds) == 0
+
+
+def test_missing_hand_moves_the_cursor_there():
+    dev = device()
+    new_game(dev)
+    dev.play("A D D 5 3 #")
+    assert dev.screen()[-1] == "Ben?"
+    assert dev.screen()[2].startswith("►Ben")
+
+
+def test_team_hands_are_added_with_the_plus_key():
+    dev = device()
+    team_a = "2 6 6 wait:1200 6 6 2 0 1 0 2 2 3 3 6 6 #"  # "Anna & Ben"
+    team_b = "2 2 2 5 5 5 3 3 6 6 6 0 1 0 3 4 4 4 7 7 7 5 5 #"  # "Cleo & Dirk"
+    new_game(dev, names=(team_a, team_b))
+    dev.play("A D 3 6 B 5 3")
+    assert dev.screen()[-1] == "Anna & B +89"
+    dev.play("# #")
+    assert dev.app.session.game.totals() == [("Anna & Ben", 89), ("Cleo & Dirk", 0)]
+
+
+def test_undo_the_last_round_with_confirmation():
+    dev = device()
+    worked_example(dev)
+    dev.play("# # A")
+    assert "Rd. 1 löschen?" in text(dev)
+    dev.play("*")
+    assert len(dev.app.session.game.rounds) == 1
+    dev.play("A #")
+    assert len(dev.app.session.game.rounds) == 0
+    assert dev.screen()[-1] == "Rückgängig"
+    dev = power_cut(dev)
+    assert len(dev.app.session.game.rounds) == 0
+
+
+def test_edit_a_past_round():
+    dev = device()
+    worked_example(dev)
+    dev.play("# #")
+    dev.play("# 1 0 D 2 0 D A # #")  # round 2: Cleo wins 30
+    dev.play("B D #")  # rounds list, newest first: pick round 1
+    assert dev.screen()[0].startswith("Runde ändern 1")
+    dev.play("D * * 4 0 # #")  # Ben held 40, not 36
+    assert dev.screen()[1].split() == ["Anna", "+93", "93"]  # the totals as they will be
+    dev.play("#")
+    game = dev.app.session.game
+    assert game.totals() == [("Anna", 93), ("Ben", 0), ("Cleo", 30)]
+    dev = power_cut(dev)
+    assert dev.app.session.game.totals() == [("Anna", 93), ("Ben", 0), ("Cleo", 30)]
+
+
+def test_penalty_game_to_the_end():
+    dev = device()
+    new_game(dev, names=(ANNA, BEN), variant_presses=1, target="A")
+    assert dev.app.session.game.variant == "penalty"
+    assert dev.app.session.game.target == 200
+    dev.play("A D 1 2 0 # #")  # Anna out, Ben 120
+    dev.play("# 3 0 D A # #")  # Ben out, Anna 30
+    dev.play("# A D 9 0 # #")  # Ben 210: game over, Anna lowest
+    game = dev.app.session.game
+    assert game.finished and game.winners() == ["Anna"]
+    dev.play("#")
+    screen = text(dev)
+    assert "Spielende" in screen and "Anna" in screen and "gewinnt!" in screen
+
+
+def test_challenge_game_to_the_end():
+    dev = device()
+    new_game(dev, names=(ANNA, BEN, CLEO), variant_presses=2, target="A")
+    dev.play("A D 2 0 0 D 1 0 # #")  # Ben reaches 200: out
+    game = dev.app.session.game
+    assert game.eliminated() == ["Ben"]
+    dev.play("#")
+    assert [line[1:].split()[0] for line in dev.screen()[1:3]] == ["Anna", "Cleo"]  # Ben skipped
+    dev.play("A D 1 9 5 # #")  # Cleo 205: the last two, Cleo first over the line
+    assert game is dev.app.session.game
+    assert game.finished and game.winners() == ["Anna"]
+
+
+def test_names_typed_with_multi_tap_including_umlauts():
+    dev = device()
+    dev.play("1 D D # #")
+    dev.play("5 8 8 8 8 7 7 7 4 3 3 6 6")
+    assert dev.screen()[3].startswith("Jürgen")
+    dev.play("#")
+    assert "1 Jürgen" in text(dev)
+
+
+def test_names_come_back_from_the_roster():
+    dev = device()
+    worked_example(dev)
+    dev.play("# # * 1 D D #")  # home, new game, add player
+    screen = text(dev)
+    assert "Anna" in screen and "Ben" in screen and "Cleo" in screen
+    dev.play("D #")  # take Anna
+    assert "1 Anna" in text(dev)
+
+
+def test_setup_refuses_a_single_player_and_duplicate_names():
+    dev = device()
+    dev.play("1 D D " + "# # " + ANNA + " # # " + ANNA)
+    assert dev.screen()[-1] == "Name doppelt"
+    dev.play("D #")
+    assert dev.screen()[-1] == "Mind. 2 Spieler"
+    assert dev.app.session.game is None
+
+
+def test_wrong_keys_change_nothing():
+    dev = device()
+    home = dev.screen()
+    dev.play("A B 0")
+    assert dev.screen() == home
+    worked_example(dev)
+    before = dev.screen()
+    dev.play("C C C")  # already on the first seat... after moving up from Cleo
+    dev.play("D D")
+    assert dev.screen()[3] == before[3]
+    dev.play("# #")
+    standings = dev.screen()
+    dev.play("0 5 9")
+    assert dev.screen()[:7] == standings[:7]
+    assert dev.errors == []
+
+
+def test_random_keys_never_crash_and_flash_matches_memory():
+    import random
+
+    dev = device()
+    worked_example(dev)
+    dev.play("# #")
+    keys = ("0", "1", "2", "5", "9", "A", "B", "C", "D", "*", "#", "CW", "CCW", "PUSH")
+    rng = random.Random(7) if hasattr(random, "Random") else None
+    if rng is None:
+        random.seed(7)
+        pick = lambda: keys[random.getrandbits(8) % len(keys)]  # noqa: E731
+    else:
+        pick = lambda: rng.choice(keys)  # noqa: E731
+    for _ in range(400):
+        dev.play(pick())
+    assert dev.errors == []
+    game = dev.app.session.game
+    totals = game.totals() if game is not None else None
+    dev = power_cut(dev)
+    again = dev.app.session.game
+    if totals is not None and again is not None:
+        assert again.totals() == totals
