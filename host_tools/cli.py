@@ -5,7 +5,7 @@ import sys
 from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
-from . import __version__
+from . import __version__, sim
 
 
 def _parse_values(pairs):
@@ -50,6 +50,7 @@ def build_parser():
         help="house rule: points for a rank, e.g. --value swap=50 (repeatable)",
     )
     cmd.set_defaults(run=points)
+    sim.add_parser(commands)
     return parser
 
 

