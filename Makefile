@@ -24,9 +24,9 @@ test: $(STAMP)
 	$(VPY) -m pytest -q || status=1; \
 	exit $$status
 
-sim:
-	@echo "make sim: the simulator is not built yet (it arrives with issue 4); nothing to run."
-	@exit 1
+# The firmware in the simulator, interactive in this terminal (tafel sim --help for headless runs).
+sim: $(STAMP)
+	$(VENV)/bin/tafel sim
 
 bench: $(STAMP)
 	@set -e; found=0; \
