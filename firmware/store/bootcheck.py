@@ -3,12 +3,18 @@
 # It mounts nothing itself (mount.py does that); it walks the data folder:
 #  - removes *.new files (a write-new-then-rename that was cut short),
 #  - loads settings and roster (a damaged one: defaults, bytes to keep/),
-#  - makes the index match games/ (finishes deletions, rebuilds entries that
-#    are missing or older than their journal),
+#  - loads the index and finishes deletions its tombstones announce,
 #  - replays every game in live/: a torn last record is cut off, other damage
 #    is set aside into keep/ (never dropped), a game that is over is put away,
 #    the newest unfinished game stays running,
 #  - reports free space.
+# It does not list games/: with hundreds of games that costs more than all
+# the rest (LittleFS reads a directory entry by entry). The order of writes
+# makes the index trustworthy without it: a game is put away as compact
+# copy, then index entry, then removal of its live segments, so a game whose
+# entry is missing still has segments in live/ and is put away again. Only
+# when the index is missing or damaged, or with deep=True, is games/ listed
+# and the index rebuilt from the journals wherever it disagrees with them.
 # Every step is idempotent, so a power cut during the check is finished by
 # the next boot.
 from . import index as ix
@@ -18,7 +24,7 @@ from .gamelog import GAMES, LIVE, GameLog, parse, replay
 ROOT_DIRS = ("", LIVE, GAMES)
 
 
-def run(store):
+def run(store, deep=False):
     """Checks everything after power-up; returns notes for the UI as a list
     of (key, detail):
       index_damaged      the index file was damaged; detail = text
@@ -32,9 +38,8 @@ def run(store):
     notes = []
     for d in ROOT_DIRS:
         store.disk.mkdir(d)
-        for fname, _ in store.disk.listdir(d):
-            if fname.endswith(".new"):  # a write-new-then-rename cut short
-                store.disk.remove((d + "/" if d else "") + fname)
+        if d != GAMES or deep:  # games/ leftovers: see _boot_live and deep
+            _remove_leftovers(store.disk, d)
     store.settings, problem = keyval.load(store.disk, keyval.SETTINGS, {})
     if problem:
         notes.append(("settings_damaged", None))
@@ -44,10 +49,13 @@ def run(store):
     store._top = None
     store.live = None
     store._booted = None
+    store.forget_space()
     problem = store.index.load()
     if problem is not None and problem != "missing":
         notes.append(("index_damaged", problem))
-    _reconcile(store, notes)
+    _finish_deletions(store)
+    if problem is not None or deep:
+        _reconcile(store, notes)
     _boot_live(store, notes)
     note = store.space().message()
     if note:
@@ -55,9 +63,24 @@ def run(store):
     return notes
 
 
+def _remove_leftovers(disk, folder):
+    for fname, _ in disk.listdir(folder):
+        if fname.endswith(".new"):  # a write-new-then-rename cut short
+            disk.remove((folder + "/" if folder else "") + fname)
+
+
+def _finish_deletions(store):
+    idx = store.index
+    gone = [idx.ids[i] for i in range(len(idx.ids)) if idx.flags[i] & ix.DELETED]
+    if gone:
+        for game_id in gone:
+            GameLog(store.disk, game_id).remove_all()
+        idx.write(dict((game_id, None) for game_id in gone), store.next_game_id())
+
+
 def _reconcile(store, notes):
-    # The index must match games/: finish deletions, drop entries without
-    # a file, rebuild entries that are missing or older than their file.
+    # The index must match games/: drop entries without a file, rebuild
+    # entries that are missing or older than their file.
     idx = store.index
     on_flash = {}
     for fname, size in store.disk.listdir(GAMES):
@@ -65,22 +88,19 @@ def _reconcile(store, notes):
         if got and got[1] is None:
             on_flash[got[0]] = size
     changes = {}
-    for i in range(len(idx.ids)):
-        game_id = idx.ids[i]
-        if idx.flags[i] & ix.DELETED:
-            GameLog(store.disk, game_id).remove_all()
-            changes[game_id] = None
-        elif game_id not in on_flash:
+    for game_id in idx.ids:
+        if game_id not in on_flash:
             changes[game_id] = None
     rebuilt = 0
     for game_id, size in on_flash.items():
         i = idx.find(game_id)
-        if i >= 0 and (idx.flags[i] & ix.DELETED or idx.sizes[i] == size):
+        if i >= 0 and idx.sizes[i] == size:
             continue
         changes[game_id] = _rebuild_entry(store, game_id, size, notes)
         rebuilt += 1
     if changes:
-        idx.write(changes, store.next_game_id())
+        store._top = None
+        idx.write(changes, store.next_game_id(on_flash))
     if rebuilt:
         notes.append(("index_rebuilt", rebuilt))
 
@@ -107,10 +127,7 @@ def _boot_live(store, notes):
     ids.sort()
     running = None
     for game_id in ids:
-        i = store.index.find(game_id)
-        if i >= 0 and store.index.flags[i] & ix.DELETED:
-            GameLog(store.disk, game_id).remove_live()
-            continue
+        store.disk.remove(GAMES + "/%06d.tj.new" % game_id)  # a put-away cut short
         log, game = open_game(store, game_id, notes)
         if log is None:
             continue

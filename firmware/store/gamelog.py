@@ -58,13 +58,12 @@ class GameLog:
         self._gap = None
 
     def files(self):
-        """The game's files in reading order, as (folder/name, size)."""
+        """The game's files in reading order, as (folder/name, size); the
+        closed copy comes first, with size None, even if it does not exist."""
         stem = name(self.game_id)
-        out = []
-        closed = GAMES + "/" + stem + ".tj"
-        size = self.disk.size(closed)  # not a listing: games/ may hold hundreds
-        if size is not None:
-            out.append((closed, size))
+        # The closed copy is listed whether or not it exists (reading it says
+        # so): a stat, like a listing, walks games/, which may hold hundreds.
+        out = [(GAMES + "/" + stem + ".tj", None)]
         segs = []
         for fname, size in self.disk.listdir(LIVE):
             got = parse(fname)
@@ -157,12 +156,13 @@ class GameLog:
     def live(self):
         return self.segment >= 0
 
-    def close(self):
-        """Writes the whole journal to games/ and removes the live segments.
+    def write_closed(self):
+        """Writes the whole journal to games/<id>.tj (write-new-then-rename)
+        and returns its size; the live segments stay until remove_live().
         Only for an undamaged journal (the caller checks `problems` first)."""
-        stem = name(self.game_id)
-        self.disk.write_new(GAMES + "/" + stem + ".tj", self._frames())
-        self.remove_live()
+        path = GAMES + "/" + name(self.game_id) + ".tj"
+        self.disk.write_new(path, self._frames())
+        return self.disk.size(path)
 
     def _frames(self):
         for seq, payload in self.records():
@@ -201,7 +201,7 @@ class GameLog:
             moving = False
             for path, _ in self.files():
                 moving = moving or path == self._gap
-                if moving:
+                if moving and self.disk.size(path) is not None:
                     self.disk.rename(path, self._keep_name(path))
         self.scan()
 

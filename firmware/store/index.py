@@ -116,6 +116,7 @@ class Index:
         self.flags = bytearray()
         self.sizes = array("I")
         self._offsets = array("I")
+        self._head_len = self._end = 0  # where entries start and end in the file
 
     def load(self):
         """Reads ids, flags and sizes of every entry. Returns None, "missing",
@@ -134,6 +135,7 @@ class Index:
         pos = 0
         seq = 0
         while True:
+            self._end = pos
             head = f.read(journal.HEADER_SIZE)
             if not head:
                 return None
@@ -148,6 +150,7 @@ class Index:
             try:
                 if seq == 0:
                     self.next_id = _Reader(got[1]).header()
+                    self._head_len = got[2]
                 else:
                     game_id, flags, jsize = _head(got[1])
                     if self.ids and game_id <= self.ids[-1]:
@@ -188,8 +191,9 @@ class Index:
     def write(self, changes, next_id):
         """Rewrites the index: `changes` maps id -> Entry (new or replacing)
         or None (drop it). Entries stay in id order; the unchanged ones are
-        copied as they are, one at a time, so RAM use does not grow with the
-        number of games."""
+        copied as they are (the run before the first change as raw bytes,
+        the rest one at a time), so RAM use does not grow with the number of
+        games and the usual change, the newest game, costs a plain copy."""
         order = [game_id for game_id in self.ids if game_id not in changes]
         for game_id, e in changes.items():
             if e is not None:
@@ -208,13 +212,48 @@ class Index:
                 f.close()
         self.next_id = new.next_id
         self.ids, self.flags, self.sizes, self._offsets = new.ids, new.flags, new.sizes, new._offsets
+        self._head_len, self._end = new._head_len, new._end
+
+    def entries(self, game_ids):
+        """Yields the full Entry of each game in `game_ids` (None if it has
+        none), reading the index file once."""
+        f = self.disk.open(INDEX, "rb")
+        try:
+            for game_id in game_ids:
+                i = self.find(game_id)
+                payload = None if i < 0 else _payload_at(f, self._offsets[i])
+                yield None if payload is None else decode(payload)
+        finally:
+            f.close()
 
     def _frames(self, order, changes, old, f):
         header = journal.frame(0, _encode_header(self.next_id))
         yield header
-        pos = len(header)
-        seq = 1
-        for game_id in order:
+        pos = self._head_len = len(header)
+        # Entries before the first change keep their bytes and numbers.
+        first = min(changes) if changes else 0
+        k = 0
+        while f is not None and k < len(old.ids) and old.ids[k] < first:
+            k += 1
+        if k:
+            start = old._head_len
+            end = old._offsets[k] if k < len(old.ids) else old._end
+            f.seek(start)
+            left = end - start
+            while left > 0:
+                chunk = f.read(min(left, 512))
+                if not chunk:
+                    raise OSError(5)  # the index shrank under us: should not be
+                left -= len(chunk)
+                yield chunk
+            for i in range(k):
+                self.ids.append(old.ids[i])
+                self.flags.append(old.flags[i])
+                self.sizes.append(old.sizes[i])
+                self._offsets.append(old._offsets[i] - start + pos)
+            pos += end - start
+        seq = k + 1
+        for game_id in order[k:]:
             e = changes.get(game_id)
             if e is not None:
                 payload = encode(e)
@@ -232,7 +271,9 @@ class Index:
             self._offsets.append(pos)
             pos += len(data)
             seq += 1
+            self._end = pos
             yield data
+        self._end = pos
 
 
 def _payload_at(f, offset):

@@ -16,7 +16,7 @@ from . import bootcheck
 from . import index as ix
 from . import keyval
 from .errors import StoreError
-from .gamelog import GAMES, KEEP, LIVE, GameLog, parse, replay
+from .gamelog import KEEP, LIVE, GameLog, parse, replay
 from .space import Space
 
 
@@ -30,12 +30,15 @@ class Store:
         self.roster = []
         self._top = None  # the highest game id ever used, once known
         self._booted = None  # (id, Game) replayed by boot, handed out once
+        self._space = None  # the last space() answer while still true
 
     # ---- boot ----------------------------------------------------------------
 
-    def boot(self):
-        """Checks everything after power-up; returns notes for the UI (see bootcheck.py)."""
-        return bootcheck.run(self)
+    def boot(self, deep=False):
+        """Checks everything after power-up; returns notes for the UI (see
+        bootcheck.py). deep=True also compares the index with every journal
+        in games/ (slow with many games; for idle time or before an export)."""
+        return bootcheck.run(self, deep)
 
     def _put_away_soft(self, log, game):
         try:
@@ -44,27 +47,32 @@ class Store:
             pass  # stays in live/; tried again at the next boot
 
     def _put_away(self, log, game):
-        # Compact copy to games/, segments removed, then the history entry.
-        # A cut anywhere in here is finished by the next boot.
+        # Compact copy to games/, then the history entry, then the segments
+        # go: until they are gone the next boot redoes all of it (see
+        # bootcheck.py), so a cut anywhere in here loses nothing.
         if not log.live():
             return
-        log.close()
-        size = self.disk.size(GAMES + "/%06d.tj" % log.game_id)
+        size = log.write_closed()
         self.index.write({log.game_id: ix.entry_for(game, log.game_id, size)}, self.next_game_id())
+        log.remove_live()
+        self._space = None
         if self.live is log:
             self.live = None
 
-    def next_game_id(self):
+    def next_game_id(self, more=()):
         """The id for the next new game. Ids are never reused (the host keeps
-        history by device and game id)."""
+        history by device and game id): the index header remembers the next
+        one, even after the newest game was deleted."""
         if self._top is None:
             top = self.index.next_id - 1
-            for d in (LIVE, GAMES, KEEP):
+            for d in (LIVE, KEEP):  # not games/: each game there has an entry
                 for fname, _ in self.disk.listdir(d):
                     got = parse(fname[fname.find("-") + 1:])
                     if got and got[0] > top:
                         top = got[0]
             for game_id in self.index.ids:
+                top = max(top, game_id)
+            for game_id in more:
                 top = max(top, game_id)
             self._top = top
         return max(self._top, self.index.next_id - 1) + 1
@@ -105,10 +113,14 @@ class Store:
         self._append(self.live, record)
 
     def _append(self, log, record):
+        segment = log.segment
         try:
             log.append(record)
         except OSError as err:
+            self._space = None
             raise StoreError("save_failed", err.errno)
+        if log.segment != segment:
+            self._space = None  # a new segment: a block more in use
 
     def game_finished(self, game_id, game):
         """Puts a game that is over away (compact copy, history entry). If the
@@ -176,6 +188,20 @@ class Store:
             raise StoreError("no_game", game_id)
         return e
 
+    def summaries(self, game_ids):
+        """summary() for a page of the history screen, reading the index once."""
+        closed = [i for i in game_ids if self.live is None or i != self.live.game_id]
+        found = dict(zip(closed, self.index.entries(closed))) if closed else {}
+        out = []
+        for game_id in game_ids:
+            e = found.get(game_id)
+            if game_id not in found:
+                e = self.summary(game_id)
+            elif e is None or e.flags & ix.DELETED:
+                raise StoreError("no_game", game_id)
+            out.append(e)
+        return out
+
     # ---- export and deleting ---------------------------------------------------------
 
     def mark_exported(self, game_ids):
@@ -198,6 +224,10 @@ class Store:
         self.delete_games([game_id])
 
     def delete_games(self, game_ids):
+        self._space = None
+        self._delete(game_ids)
+
+    def _delete(self, game_ids):
         """Removes games in one go. Tombstones go into the index first, so a
         cut in the middle is finished at the next boot and never brings half
         a game back."""
@@ -236,9 +266,17 @@ class Store:
     # ---- space, settings, roster ------------------------------------------------------
 
     def space(self):
-        free, total, block_size = self.disk.space()
-        size = self.disk.size(ix.INDEX) or 0
-        return Space(free, total, block_size, size // block_size + 1)
+        """The free space (a space.Space). Asking LittleFS walks every file,
+        so the answer is kept until the store writes something that takes
+        or frees blocks (a journal segment, a put-away, a deletion)."""
+        if self._space is None:
+            free, total, block_size = self.disk.space()
+            size = self.disk.size(ix.INDEX) or 0
+            self._space = Space(free, total, block_size, size // block_size + 1)
+        return self._space
+
+    def forget_space(self):
+        self._space = None
 
     def space_note(self):
         """"flash_low" or "flash_full" for the home screen, or None."""
@@ -258,6 +296,7 @@ class Store:
         space = self.space()
         if not space.can_write_small():
             raise StoreError("flash_full", space.free_kb)
+        self._space = None
         try:
             keyval.save(self.disk, name, value)
         except OSError as err:

@@ -81,6 +81,14 @@ def test_power_cut_at_nth_op_then_image_frozen():
     assert dev.ops == 3 and dev.after_cut == 2
 
 
+def test_power_off_freezes_the_image_without_an_exception():
+    dev = FlashDev(blocks=4)
+    dev.writeblocks(0, b"\x00", 0)
+    dev.power_off()
+    dev.writeblocks(0, b"\x00", 1)
+    assert dev.dead and bytes(dev.image[0][:2]) == b"\x00\xff" and dev.after_cut == 1
+
+
 def test_torn_program_and_torn_erase_leave_half():
     dev = FlashDev(blocks=4)
     dev.cut_at, dev.tear = 0, True

@@ -219,3 +219,27 @@ def test_storage_code_reads_no_clock_and_prints_nothing():
                 text = f.read()
             for bad in ("print(", "import time", "utime", "ticks_"):
                 assert bad not in text, (name, bad)
+
+
+def test_index_changes_in_the_middle_and_at_the_end_survive_reboots():
+    dev, store, _ = boot()
+    ids = []
+    for n in range(8):
+        game_id, game = _start(store, when=n)
+        _play(store, game_id, game, n + 1)
+        ids.append(game_id)
+    _start(store)  # puts the eighth away
+    store.mark_exported([ids[2], ids[5]])
+    store.delete_game(ids[3])
+    game = store.load_game(ids[1])
+    _play(store, ids[1], game, 3, start=10)  # continue an old one ...
+    _start(store)  # ... and put it away again: its entry changes in the middle
+    store, _ = _reboot(dev)
+    want = [i for i in ids if i != ids[3]]
+    assert [i for i in store.history() if i in ids] == sorted(want, reverse=True)
+    rounds = [store.summary(i).rounds for i in want]
+    assert rounds == [1, 5, 3, 5, 6, 7, 8]
+    assert [store.summary(i).exported for i in want] == [False, False, True, False, True, False, False]
+    assert [e.id for e in store.index.entries(want)] == want
+    page = store.history()[:4]
+    assert [e.id for e in store.summaries(page)] == page and store.summaries(page)[0].live

@@ -179,3 +179,19 @@ def test_bit_rot_on_the_raw_flash_is_caught_by_the_record_crc():
     loaded, problems = store.read_game(game_id)
     assert problems and len(loaded.rounds) < 30
     assert GameLog(store.disk, game_id).scan() == len(loaded.rounds) + 1
+
+
+def test_a_deep_boot_repairs_an_entry_a_normal_boot_trusts():
+    # The normal boot trusts the index (listing games/ costs more than all the
+    # rest); a deep boot compares it with every journal and rebuilds.
+    dev, store, _ = boot()
+    game_id, game = _game(store, 4, finish=True)
+    path = "games/%06d.tj" % game_id
+    data = store.disk.read(path)
+    ends = _frame_ends(data)
+    _rewrite(store, path, data[:ends[2]])  # behind the index's back: 2 rounds left
+    dev, store, notes = boot(image=dev.image)
+    assert notes == [] and store.summary(game_id).rounds == 4
+    notes = store.boot(deep=True)
+    assert notes == [("index_rebuilt", 1)]
+    assert store.summary(game_id).rounds == 2 and not store.summary(game_id).finished
