@@ -1,0 +1,109 @@
+# Settings: language, display sleep, contrast. Each change applies at once and
+# is saved by the store (write-new-then-rename); if saving fails the screen
+# says so and the change holds until the next restart.
+#
+# Two rows a setting: its name (highlighted under the cursor), its value below. C/D or the
+# rotary move, # (push) or A takes the next value, B the previous, * goes back.
+# settings: "lang" ("de"/"en"), "sleep" (seconds, 0 = never), "contrast"
+# (the SSD1306's 0-255; start-up applies it, see startup.py).
+from ui.screen import Screen
+
+LANGS = ("de", "en")
+SLEEPS = (0, 30, 60, 300)
+CONTRASTS = (16, 64, 127, 255)
+DEFAULTS = {"lang": "de", "sleep": 60, "contrast": 127}  # 127: what the driver sets up
+ITEMS = ("lang", "sleep", "contrast")
+OPTIONS = {"lang": LANGS, "sleep": SLEEPS, "contrast": CONTRASTS}
+NAMES = {"lang": "set_lang", "sleep": "set_sleep", "contrast": "set_contrast"}
+
+
+def option(name, value):
+    """The index of the stored value among the choices (the nearest for a number)."""
+    choices = OPTIONS[name]
+    if value in choices:
+        return choices.index(value)
+    if name == "lang" or type(value) is not int:
+        return choices.index(DEFAULTS[name])
+    best = 0
+    for i in range(len(choices)):
+        if abs(choices[i] - value) < abs(choices[best] - value):
+            best = i
+    return best
+
+
+class Settings(Screen):
+    def __init__(self, app):
+        super().__init__(app)
+        self.cursor = 0
+        self.note = None  # shown in the hint row until the next key
+
+    def key(self, k):
+        if self.note is not None:
+            self.note = None
+            self.touch(self.app.canvas.rows - 1)
+        if k == "C" or k == "CCW":
+            self._move(-1)
+        elif k == "D" or k == "CW":
+            self._move(1)
+        elif k == "#" or k == "PUSH" or k == "A":
+            self._change(1)
+        elif k == "B":
+            self._change(-1)
+        elif k == "*":
+            self.app.pop()
+
+    def _move(self, step):
+        self.cursor = (self.cursor + step) % len(ITEMS)
+        self.touch()
+
+    def value(self, name):
+        return OPTIONS[name][option(name, self.app.settings.get(name, DEFAULTS[name]))]
+
+    def _change(self, step):
+        app = self.app
+        name = ITEMS[self.cursor]
+        choices = OPTIONS[name]
+        value = choices[(option(name, app.settings.get(name, DEFAULTS[name])) + step) % len(choices)]
+        app.settings[name] = value  # the app reads its settings dict: in force from here
+        if name == "lang":
+            app.set_language(value)
+        elif name == "contrast":
+            app.display.contrast(value)
+        self.touch()
+        try:
+            app.store.save_settings(app.settings)
+        except Exception as err:
+            app.notify(app.t(getattr(err, "key", "save_failed")))
+            self.note = app.t("set_unsaved")
+            return
+        app.notify(app.t("saved"))
+
+    def _value_text(self, name):
+        t = self.app.t
+        value = self.value(name)
+        if name == "lang":
+            return t("lang_" + value)
+        if name == "sleep":
+            return t("sleep_%d" % value)
+        return t("contrast_%d" % CONTRASTS.index(value))
+
+    def draw_row(self, canvas, row):
+        t = self.app.t
+        last = canvas.rows - 1
+        if row == 0:
+            canvas.bar(0, t("settings"))
+        elif row == last:
+            canvas.text(last, 0, self.note or t("set_keys"))
+        else:
+            i = (row - 1) // 2
+            if i >= len(ITEMS):
+                return
+            name = ITEMS[i]
+            here = i == self.cursor
+            if (row - 1) % 2 == 0:
+                if here:
+                    canvas.bar(row, t(NAMES[name]))
+                else:
+                    canvas.text(row, 0, t(NAMES[name])[:canvas.cols])
+            else:
+                canvas.right(row, self._value_text(name))
