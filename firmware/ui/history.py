@@ -7,9 +7,9 @@
 # The hint row says in words what the mark of the selected game means.
 # C/D or the rotary scroll, # (push) opens the game, * goes back.
 #
-# Only the rows in view are summarised: each summary is an index read (or,
-# for the running game, the game in memory), so a long history costs a list
-# of ids and a handful of labels.
+# Only the rows in view are summarised, a page from one read of the index
+# (the game on the table from memory), so a long history costs a list of ids
+# and a handful of labels.
 from ui.screen import ListScreen
 
 LABEL = 15  # columns for a label (the cursor takes the first)
@@ -32,18 +32,19 @@ class Info:
         self.exported = exported
 
 
-def info(app, game_id):
-    """Info for one game; never raises (a game the store cannot describe is UNREADABLE)."""
+def info(app, game_id, e=None):
+    """Info for one game, from its summary `e` if the caller has it; never
+    raises (a game the store cannot describe is UNREADABLE)."""
     session = app.session
-    store = app.store
     game = session.game
     if game_id == session.game_id and game is not None and not game.finished:
         # The game on the table: from memory, not replayed from flash again.
         return Info(game_id, LIVE, game.created, game.players, len(game.rounds))
-    try:
-        e = store.summary(game_id)
-    except Exception:
-        return Info(game_id, UNREADABLE)
+    if e is None:
+        try:
+            e = app.store.summary(game_id)
+        except Exception:
+            return Info(game_id, UNREADABLE)
     if not e.players:
         state = UNREADABLE  # an entry rebuilt from a journal that would not replay
     elif e.damaged:
@@ -142,11 +143,38 @@ class History(ListScreen):
         game_id = self.items[index]
         got = self.cache.get(game_id)
         if got is None:
-            if len(self.cache) >= CACHE:
-                self.cache = {}
-            g = info(self.app, game_id)
-            got = (label(self.app, g), g)
-            self.cache[game_id] = got
+            self._fill()
+            got = self.cache.get(game_id)
+            if got is None:  # not in view (the hint asks for the cursor's game)
+                got = self._keep(info(self.app, game_id))
+        return got
+
+    def _fill(self):
+        # The rows in view, from one read of the index (store.summaries);
+        # one game at a time if that fails (a game the store cannot describe).
+        app = self.app
+        if len(self.cache) >= CACHE:
+            self.cache = {}
+        body = app.canvas.rows - 2
+        session = app.session
+        want = [i for i in self.items[self.top:self.top + body]
+                if i not in self.cache and i != session.game_id]
+        entries = None
+        if want:
+            try:
+                entries = app.store.summaries(want)
+            except Exception:
+                entries = None
+        if entries is not None:
+            for i in range(len(want)):
+                self._keep(info(app, want[i], entries[i]))
+        for i in self.items[self.top:self.top + body]:
+            if i not in self.cache:
+                self._keep(info(app, i))
+
+    def _keep(self, g):
+        got = (label(self.app, g), g)
+        self.cache[g.id] = got
         return got
 
     def title(self):
