@@ -13,6 +13,9 @@ def start(display, store, clock, capture=False, log=None):
     session = Session(store, clock)
     session.resume()
     app = App(display, clock, store, session, store.settings, capture, log)
+    contrast = store.settings.get("contrast")
+    if type(contrast) is int and 0 <= contrast <= 255:
+        display.contrast(contrast)
     app.show_game()
     for key, _ in notes:
         if key in _SHOWN:

@@ -103,6 +103,8 @@ class App:
             self.message = None
             self._touch_bottom()
         sleep_s = self.settings.get("sleep", 60)
+        if type(sleep_s) is not int:  # a damaged settings file never stops the loop
+            sleep_s = 60
         if sleep_s and not self.asleep and now - self.last_key >= sleep_s * 1000:
             self.asleep = True
             self.display.poweroff()

@@ -89,6 +89,7 @@ def test_contrast_applies_at_once_and_is_kept():
     dev.play("B")
     dev = power_cut(dev)
     assert dev.app.settings["contrast"] == 64
+    assert dev.chip.contrast == 64  # applied again at start-up
     settings(dev)
     assert dev.screen()[6].strip() == "mittel"
 
