@@ -5,7 +5,7 @@ VPY    := $(VENV)/bin/python
 MPY    := $(VENV)/bin/micropython
 STAMP  := $(VENV)/.installed
 
-.PHONY: test sim bench clean
+.PHONY: test sim bench clean screenshots
 
 # The venv is made on first use and re-installed whenever pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -27,6 +27,12 @@ test: $(STAMP)
 # The firmware in the simulator, interactive in this terminal (tafel sim --help for headless runs).
 sim: $(STAMP)
 	$(VENV)/bin/tafel sim
+
+# The README's screenshots, from the key script docs/screens.txt on a fresh flash image.
+screenshots: $(STAMP)
+	@rm -rf docs/screens; img=$$(mktemp -u /tmp/tafel-shots.XXXXXX); \
+	$(VENV)/bin/tafel sim --script docs/screens.txt --out docs/screens --flash $$img; \
+	status=$$?; rm -f $$img; exit $$status
 
 bench: $(STAMP)
 	@set -e; found=0; \
