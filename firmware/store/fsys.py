@@ -92,6 +92,14 @@ class Disk:
             f.close()  # close syncs; an error here leaves only the .new file
         self.rename(tmp, rel)
 
+    def unused_name(self, rel):
+        """`rel`, or `rel`.1, .2, ... : the first that names no file."""
+        out, n = rel, 0
+        while self.size(out) is not None:
+            n += 1
+            out = "%s.%d" % (rel, n)
+        return out
+
     def space(self):
         """(free blocks, total blocks, block size) of the whole file system."""
         st = self._os.statvfs(self.path(""))

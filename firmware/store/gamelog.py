@@ -207,13 +207,7 @@ class GameLog:
 
     def _keep_name(self, path):
         # keep/live-000007.003, with .1, .2 ... if that name is taken already
-        base = KEEP + "/" + path.replace("/", "-")
-        taken = [n for n, _ in self.disk.listdir(KEEP)]
-        out, n = base, 0
-        while out[len(KEEP) + 1:] in taken:
-            n += 1
-            out = "%s.%d" % (base, n)
-        return out
+        return self.disk.unused_name(KEEP + "/" + path.replace("/", "-"))
 
 
 def _close_quietly(f):

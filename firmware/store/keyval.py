@@ -28,7 +28,7 @@ def load(disk, name, default):
             value = None
     if value is None or type(value) is not type(default):
         disk.mkdir("keep")
-        disk.rename(name, "keep/" + name)
+        disk.rename(name, disk.unused_name("keep/" + name))
         return default, "%s unreadable, defaults used" % name
     return value, None
 

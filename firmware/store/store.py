@@ -88,6 +88,8 @@ class Store:
         being played is put away first. Refuses with StoreError("flash_full",
         kilobytes free) when space is short; StoreError("save_failed", errno)
         if the flash refused (nothing stored)."""
+        if game_id < self.next_game_id():
+            raise ValueError("game id %d is taken; ask next_game_id()" % game_id)
         space = self.space()
         if not space.can_start_game():
             raise StoreError("flash_full", space.free_kb)

@@ -84,11 +84,11 @@ def _hands(seats, r):
     return hands, winner
 
 
-def _create(label, seats, when):
+def _create(label, seats, when, target=5000):
     def step(ctx):
         store = ctx.store
         game_id = store.next_game_id()
-        game = Game(seats, "standard", 5000, None, when, game_id)
+        game = Game(seats, "standard", target, None, when, game_id)
         rec = game.create_record()
         store.new_game(game_id, rec)
         ctx.model.ids[label] = game_id
@@ -137,8 +137,9 @@ def _settings(values):
     return step
 
 
-def steps(rounds=30):
-    out = [("create A", _create("A", SEATS_A, 1000))]
+def steps(rounds=30, target=5000):
+    """The evening as [(name, step)]; a step is called with a Context."""
+    out = [("create A", _create("A", SEATS_A, 1000, target))]
     for r in range(rounds):
         out.append(("round A%d" % (r + 1), _round("A", r)))
     out.append(("edit A5", _edit("A", 4)))

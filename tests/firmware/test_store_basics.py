@@ -243,3 +243,11 @@ def test_index_changes_in_the_middle_and_at_the_end_survive_reboots():
     assert [e.id for e in store.index.entries(want)] == want
     page = store.history()[:4]
     assert [e.id for e in store.summaries(page)] == page and store.summaries(page)[0].live
+
+
+def test_a_taken_game_id_is_refused():
+    dev, store, _ = boot()
+    game_id, game = _start(store)
+    with pytest.raises(ValueError):
+        store.new_game(game_id, game.create_record())
+    assert store.load_game(game_id).players == game.players
