@@ -10,6 +10,7 @@
 #   fs_unreadable   the flash holds data but no readable file system; it was
 #                   left untouched (never formatted)
 #   no_game         there is no stored game with that id; detail = id
+#   game_full       a game has ~1 MB of records (40,000 rounds): no more; detail = id
 #   game_unreadable not even the first record of the game can be read; its
 #                   bytes are left as they are; detail = (id, text)
 

@@ -36,11 +36,14 @@ class Disk:
     def listdir(self, rel):
         """[(name, size)] of the files in a folder; [] if it does not exist."""
         try:
-            return [(e[0], e[3]) for e in self._os.ilistdir(self.path(rel)) if e[1] == 0x8000]
+            found = [e for e in self._os.ilistdir(self.path(rel)) if e[1] == 0x8000]
         except OSError as err:
             if err.errno == _ENOENT:
                 return []
             raise
+        prefix = rel + "/" if rel else ""
+        # LittleFS gives the size; the unix port's host folders (VfsPosix) do not.
+        return [(e[0], e[3] if len(e) > 3 else self.size(prefix + e[0])) for e in found]
 
     def size(self, rel):
         """The file's size in bytes, or None if there is no such file."""
@@ -51,14 +54,20 @@ class Disk:
                 return None
             raise
 
-    def read(self, rel):
-        """The whole file, or None if there is no such file."""
+    def open_existing(self, rel):
+        """The file opened for reading, or None if there is no such file."""
         try:
-            f = self.open(rel, "rb")
+            return self.open(rel, "rb")
         except OSError as err:
             if err.errno == _ENOENT:
                 return None
             raise
+
+    def read(self, rel):
+        """The whole file, or None if there is no such file."""
+        f = self.open_existing(rel)
+        if f is None:
+            return None
         try:
             return f.read()
         finally:

@@ -21,7 +21,10 @@ from micropython import const
 from tafel import journal
 from tafel.game import Game
 
+from .errors import StoreError
+
 SEGMENT_MAX = const(1024)
+MAX_SEGMENTS = const(1000)  # three digits in the file name
 LIVE = "live"
 GAMES = "games"
 KEEP = "keep"  # damaged files set aside, bytes kept for export
@@ -90,19 +93,23 @@ class GameLog:
         files = self.files()
         for i in range(len(files)):
             path = files[i][0]
-            data = self.disk.read(path)
-            if data is None:  # removed while we read: a later file has the rest
+            f = self.disk.open_existing(path)
+            if f is None:  # no closed copy (yet), or removed since the listing
                 continue
-            recs, good_end, problem = journal.scan(data)
-            for seq, payload in recs:
-                if seq < expected:
-                    continue  # already had it from an earlier copy
-                if seq > expected:
-                    self._gap = path
-                    self.problems.append((path, "records %d to %d are missing" % (expected, seq - 1)))
-                    return
-                expected = self.next_seq = seq + 1
-                yield seq, payload
+            walk = _Frames(f)
+            try:
+                for seq, payload in walk:
+                    if seq < expected:
+                        continue  # already had it from an earlier copy
+                    if seq > expected:
+                        self._gap = path
+                        self.problems.append((path, "records %d to %d are missing" % (expected, seq - 1)))
+                        return
+                    expected = self.next_seq = seq + 1
+                    yield seq, payload
+            finally:
+                f.close()
+            problem, good_end = walk.problem, walk.pos
             if problem is not None:
                 self.problems.append((path, problem))
                 self._bad.append((path, good_end, i == len(files) - 1 and problem.startswith("torn")))
@@ -126,6 +133,8 @@ class GameLog:
         seq = self.next_seq
         data = journal.frame(seq, payload)
         if self.segment < 0 or self.segment_size + len(data) > SEGMENT_MAX:
+            if self.segment >= MAX_SEGMENTS - 1:  # ~1 MB of records: 40,000 rounds
+                raise StoreError("game_full", self.game_id)
             self.segment += 1
             self.segment_size = 0
         path = LIVE + "/" + name(self.game_id) + ".%03d" % self.segment
@@ -208,6 +217,45 @@ class GameLog:
     def _keep_name(self, path):
         # keep/live-000007.003, with .1, .2 ... if that name is taken already
         return self.disk.unused_name(KEEP + "/" + path.replace("/", "-"))
+
+
+class _Frames:
+    """Iterates (seq, payload) over the good frames of an open file, reading
+    one frame at a time (a 300-round journal read whole, or as a list of
+    records, would take more RAM than the game itself). Afterwards `problem`
+    says why it stopped (None at a clean end) and `pos` where: the length of
+    the good part. Same verdicts as tafel.journal.scan."""
+
+    def __init__(self, f):
+        self.f = f
+        self.pos = 0
+        self.problem = None
+
+    def __iter__(self):
+        last = None
+        while True:
+            head = self.f.read(journal.HEADER_SIZE)
+            if not head:
+                return
+            size = head[0] | head[1] << 8 if len(head) > 1 else 0
+            if size > journal.MAX_PAYLOAD:
+                self.problem = "bad frame at byte %d" % self.pos
+                return
+            rest = self.f.read(size + 4) if len(head) == journal.HEADER_SIZE else b""
+            if len(head) < journal.HEADER_SIZE or len(rest) < size + 4:
+                self.problem = "torn tail at byte %d" % self.pos
+                return
+            got = journal.read_frame(head + rest)
+            if got is None:
+                self.problem = "bad frame at byte %d" % self.pos
+                return
+            seq, payload, end = got
+            if last is not None and seq != last + 1:
+                self.problem = "sequence %d after %d at byte %d" % (seq, last, self.pos)
+                return
+            last = seq
+            self.pos += end
+            yield seq, payload
 
 
 def _close_quietly(f):

@@ -14,7 +14,7 @@
 # journals except the exported flag, which a rebuild sets back to "not
 # exported" (the worst case is exporting a game twice).
 #
-# Only ids, flags, sizes and file offsets stay in RAM (9 bytes a game); an
+# Only ids, flags, sizes and file offsets stay in RAM (13 bytes a game); an
 # entry is read from the file when the history screen shows it.
 import struct
 from array import array
