@@ -110,7 +110,10 @@ class Store:
             log.scan()
             if log.next_seq == 0:
                 raise StoreError("no_game", game_id)
-            log.set_aside()  # damage found is kept in keep/, never written over
+            try:
+                log.set_aside()  # damage found is kept in keep/, never written over
+            except OSError as err:
+                raise StoreError("save_failed", err.errno)
             self.live = log
         self._append(self.live, record)
 
@@ -132,11 +135,14 @@ class Store:
             self._put_away_soft(self.live, game)
 
     def _leave_running(self):
+        # Puts the running game away before another one runs. If the flash
+        # refuses, it simply stays in live/ too; the next boot puts away
+        # every live game but the newest.
         if self.live is not None:
             log = self.live
             game, _ = replay(GameLog(self.disk, log.game_id))
             if game is not None:
-                self._put_away(log, game)
+                self._put_away_soft(log, game)
             self.live = None
 
     # ---- reading -----------------------------------------------------------------

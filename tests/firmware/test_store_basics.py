@@ -188,11 +188,12 @@ def test_settings_and_roster_round_trip():
     dev, store, _ = boot()
     assert store.settings == {} and store.roster == []
     store.save_settings({"lang": "en", "sleep": 30})
-    store.save_roster(["Anna", " Ben ", "", "anna", "Cleo"])
-    assert store.roster == ["Anna", "Ben", "Cleo"]
+    store.save_roster(["Anna", " Ben ", "", "anna", "Gül", "Hanna & Ömer"])
+    assert store.roster == ["Anna", "Ben", "Gül", "Hanna & Ömer"]
     store, notes = _reboot(dev)
     assert notes == []
-    assert store.settings == {"lang": "en", "sleep": 30} and store.roster == ["Anna", "Ben", "Cleo"]
+    assert store.settings == {"lang": "en", "sleep": 30}
+    assert store.roster == ["Anna", "Ben", "Gül", "Hanna & Ömer"]
 
 
 def test_a_data_folder_beside_other_files():
