@@ -21,14 +21,18 @@ HOLD_MS = 50  # a key press: held long enough for the keypad's debounce, then le
 
 
 class Device:
-    def __init__(self, profile_path, flash_path=None, epoch=0, flash=None):
+    def __init__(self, profile_path, flash_path=None, epoch=0, flash=None, disk=None):
         profile = board.load_profile(profile_path)
         self.machine = simmachine.from_profile(profile)
         self.board = board.build(profile, self.machine)
-        self.flash = flash if flash is not None else FlashDev(path=flash_path)
-        vol, _ = mount(self.flash)
+        if disk is None:  # the emulated flash chip with LittleFS on it
+            self.flash = flash if flash is not None else FlashDev(path=flash_path)
+            vol, _ = mount(self.flash)
+            disk = Disk(vol, "/data")
+        else:  # a Disk given by the caller (bench: the host file system, no flash image in the heap)
+            self.flash = None
         self.clock = SimClock(epoch)
-        self.app = start(self.board.display, Store(Disk(vol, "/data")), self.clock, True, _log)
+        self.app = start(self.board.display, Store(disk), self.clock, True, _log)
         self.runner = Runner(self.app, self.board, EventQueue())
         self.chip = self.machine.display
         self.seen = self.chip.glass()
