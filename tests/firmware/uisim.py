@@ -20,7 +20,7 @@ def device(flash=None):
 
 def power_cut(dev):
     """Pull the plug: the old device never touches the flash again; boot a new one on what is there."""
-    dev.flash.dead = True
+    dev.flash.power_off()
     return device(FlashDev(image=copy_image(dev.flash.image)))
 
 
