@@ -2,9 +2,13 @@
 #
 # `hw` is chosen by the caller: the real `machine` module on the device
 # (main.py), the simulator's Machine (sim/simmachine.py) elsewhere. It must
-# provide Pin(id, mode, pull, *, value) with IN, OPEN_DRAIN, PULL_UP,
-# IRQ_RISING, IRQ_FALLING and irq(), and I2C(id, scl=Pin, sda=Pin, freq=)
-# with writevto(). Profiles: hardware/boards/*.json, fields in its README.
+# provide Pin(id, mode, pull, *, value) with IN, OUT, OPEN_DRAIN, PULL_UP,
+# IRQ_RISING, IRQ_FALLING and irq(); for an I2C display I2C(id, scl=Pin,
+# sda=Pin, freq=) with writevto(); for an SPI display SPI(id, baudrate=,
+# sck=Pin, mosi=Pin, miso=None) with write(), and optionally PWM(Pin, freq=,
+# duty_u16=) for a dimmable backlight (else the backlight is a Pin, on or
+# off) and sleep_ms(ms) for the chip's set-up delays (else time.sleep_ms).
+# Profiles: hardware/boards/*.json, fields in its README.
 import json
 
 
@@ -46,12 +50,45 @@ def _display(spec, hw):
 
         return SSD1306_I2C(spec["width"], spec["height"], _i2c(spec["i2c"], hw),
                            spec.get("address", 0x3C), spec.get("external_vcc", False))
+    if driver == "st7789" and bus == "spi":
+        return _st7789_spi(spec, hw)
     raise ValueError("no driver for display %r on %r" % (driver, bus))
 
 
 def _i2c(bus, hw):
     Pin = hw.Pin
     return hw.I2C(bus["id"], scl=Pin(bus["scl"]), sda=Pin(bus["sda"]), freq=bus.get("freq", 400000))
+
+
+def _spi(bus, hw):
+    Pin = hw.Pin
+    miso = bus.get("miso")
+    # miso=None, not left out: the ESP32 port would take the bus's default MISO pin.
+    return hw.SPI(bus["id"], baudrate=bus.get("baudrate", 20000000), sck=Pin(bus["sck"]), mosi=Pin(bus["mosi"]),
+                  miso=None if miso is None else Pin(miso))
+
+
+def _st7789_spi(spec, hw):
+    from drivers.st7789 import ST7789_SPI
+
+    Pin = hw.Pin
+
+    def out(key, level):
+        n = spec.get(key)
+        return None if n is None else Pin(n, Pin.OUT, value=level)
+
+    dc, cs, rst = out("dc", 0), out("cs", 1), out("rst", 1)
+    backlight = spec.get("backlight")
+    if backlight is not None:
+        if hasattr(hw, "PWM"):
+            backlight = hw.PWM(Pin(backlight, Pin.OUT, value=0), freq=spec.get("backlight_freq", 1000), duty_u16=0)
+        else:
+            backlight = Pin(backlight, Pin.OUT, value=0)
+    return ST7789_SPI(spec["width"], spec["height"], _spi(spec["spi"], hw), dc, cs, rst,
+                      rotation=spec.get("rotation", 0), x_offset=spec.get("x_offset", 0),
+                      y_offset=spec.get("y_offset", 0), palette=spec.get("palette"),
+                      invert_colours=spec.get("invert_colours", True), backlight=backlight,
+                      sleep_ms=getattr(hw, "sleep_ms", None))
 
 
 def _keypad(spec, hw):
