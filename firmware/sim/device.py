@@ -2,7 +2,8 @@
 #
 # Keys are pressed in the emulated keypad matrix and the encoder is turned
 # pin by pin, so the real drivers debounce and decode them; the display is the
-# emulated SSD1306 chip fed by the real driver's I2C writes. Tests use this
+# emulated display chip fed by the real driver's bus writes (the SSD1306 on
+# I2C or the ST7789 on SPI, as the board profile says). Tests use this
 # directly; run.py puts a line protocol in front of it for the launcher.
 import sys
 
@@ -84,7 +85,9 @@ class Device:
     def snap(self, out):
         glass = self.chip.glass()
         self.seen = glass
-        out.write("snap %d %d %s\n" % (self.chip.width, self.chip.height, _hex(glass)))
+        # Mono glass (SSD1306): MONO_VLSB pages; colour glass (ST7789): RGB565 big-endian, row by row.
+        kind = "snap565" if getattr(self.chip, "colour", False) else "snap"
+        out.write("%s %d %d %s\n" % (kind, self.chip.width, self.chip.height, _hex(glass)))
         for line in self.app.canvas.screen_text():
             out.write("text %s\n" % line)
         out.write("end\n")

@@ -5,9 +5,13 @@
 # stdin, one command a line           stdout
 #   key <0-9 A-D * # CW CCW PUSH>       ok <1 if the glass changed, else 0>
 #   wait <ms>                           ok <changed>
-#   snap                                snap <w> <h> <hex>, text <row> per row, end
+#   snap                                snap <w> <h> <hex> (mono) or snap565 <w> <h> <hex>
+#                                       (colour), text <row> per row, end
 #   quit
-# The glass is what the emulated SSD1306 shows (MONO_VLSB pages). A power cut
+# The glass is what the emulated display shows: for the SSD1306 `snap` with
+# MONO_VLSB pages (w x h / 8 bytes), for the ST7789 `snap565` with RGB565
+# pixels, big-endian, row by row from the top left (w x h x 2 bytes), the
+# board as the profile's rotation holds it. A power cut
 # is the launcher killing this process; the flash image file keeps what was
 # programmed until then. Logs and crash reports go to stderr.
 import sys

@@ -1,4 +1,4 @@
-# Simulated ESP32 (simulator and tests, never deployed): a machine-like object whose Pin and I2C reach simulated parts.
+# Simulated ESP32 (simulator and tests, never deployed): a machine-like object whose Pin, I2C, SPI and PWM reach simulated parts.
 #
 #   hw = simmachine.from_profile(profile)   # parts wired as the profile says
 #   board = board.build(profile, hw)         # the real drivers, on simulated pins
@@ -13,12 +13,16 @@
 # tests instead of as odd behaviour. Edge interrupts run at once, inside
 # the call that changed the level (pin write, key press, knob step). Time is
 # not simulated here: whoever drives the parts holds a key long enough on
-# their own clock for the driver's debounce to accept it.
+# their own clock for the driver's debounce to accept it. The one exception
+# is sleep_ms(ms), which drivers are given for their chips' set-up delays: it
+# returns at once and moves `elapsed_ms` on, the clock the emulated ST7789
+# checks its timing rules against. Parts that follow an output pin (a chip's
+# reset line, a backlight) register with listen(gpio, callback).
 import machine
 
 from sim.simi2c import SimI2C
 from sim.simparts import Knob, Matrix
-from sim.ssd1306_chip import SSD1306Chip
+from sim.simspi import SimPWM, SimSPI
 
 _VALID = set(range(0, 20)) | {21, 22, 23, 25, 26, 27} | set(range(32, 40))
 _FLASH = set(range(6, 12))
@@ -41,8 +45,11 @@ class _Gpio:
         self.trigger = 0
         self.irq_pin = None
         self.seen = None  # level when the handler last looked, for edges
+        self.pwm = None  # duty_u16 while a PWM drives the pin
 
     def drive(self):
+        if self.pwm is not None:
+            return 1 if self.pwm else 0
         if self.mode == SimPin.OUT:
             return self.out
         if self.mode == SimPin.OPEN_DRAIN and not self.out:
@@ -110,17 +117,22 @@ class SimPin(machine.PinBase):
 
 
 class Machine:
-    """A machine-like object: Pin, I2C, and the parts on the simulated board."""
+    """A machine-like object: Pin, I2C, SPI, PWM, sleep_ms, and the parts on the simulated board."""
 
     def __init__(self, strict=True):
         self.strict = strict
         self.gpios = {}
         self.parts = []
         self.buses = {}  # (scl, sda) -> {address: chip}
+        self.spi_buses = {}  # (sck, mosi) -> [(chip, cs, dc)]
         self.watched = set()  # GPIOs with an interrupt handler
+        self.listeners = {}  # GPIO -> [callback(level)]: parts following an output
         self.faults = []  # what strict=False let pass
+        self.elapsed_ms = 0  # moved on only by sleep_ms()
         self.Pin = type("Pin", (SimPin,), {"_machine": self})
         self.I2C = type("I2C", (SimI2C,), {"_machine": self})
+        self.SPI = type("SPI", (SimSPI,), {"_machine": self})
+        self.PWM = type("PWM", (SimPWM,), {"_machine": self})
         self.display = self.matrix = self.knob = None
 
     def fault(self, message):
@@ -140,6 +152,23 @@ class Machine:
 
     def attach_i2c(self, chip, address, scl, sda):
         self.buses.setdefault((scl, sda), {})[address] = chip
+
+    def attach_spi(self, chip, sck, mosi, cs, dc):
+        self.spi_buses.setdefault((sck, mosi), []).append((chip, cs, dc))
+
+    def listen(self, n, callback):
+        """callback(level) whenever GPIO n may have changed (level 0, 1 or None when floating)."""
+        self.listeners.setdefault(n, []).append(callback)
+
+    def sleep_ms(self, ms):
+        self.elapsed_ms += ms
+
+    def brightness(self, n):
+        """0.0-1.0: a PWM's duty, else the pin's level (0 when floating)."""
+        g = self.gpios.get(n)
+        if g is not None and g.pwm is not None:
+            return g.pwm / 65535
+        return self.level(n, quiet=True) or 0
 
     def add(self, part):
         self.parts.append(part)
@@ -185,7 +214,11 @@ class Machine:
         return None
 
     def changed(self, gpios):
-        """Levels may have changed on these GPIOs' nets: run the edge interrupts due."""
+        """Levels may have changed on these GPIOs' nets: tell the listeners, run the edge interrupts due."""
+        if self.listeners:
+            for n in gpios:
+                for callback in self.listeners.get(n, ()):
+                    callback(self.level(n, quiet=True))
         if not self.watched:
             return
         for n in gpios:
@@ -205,10 +238,15 @@ def from_profile(profile, strict=True):
     """A Machine with the profile's display, keypad and encoder wired to the profile's pins."""
     m = Machine(strict)
     d = profile["display"]
-    if d["driver"] != "ssd1306" or d["bus"] != "i2c":
+    if d["driver"] == "ssd1306" and d["bus"] == "i2c":
+        from sim.ssd1306_chip import SSD1306Chip
+
+        m.display = SSD1306Chip(d["width"], d["height"], d.get("external_vcc", False), strict)
+        m.attach_i2c(m.display, d.get("address", 0x3C), d["i2c"]["scl"], d["i2c"]["sda"])
+    elif d["driver"] == "st7789" and d["bus"] == "spi":
+        _st7789(m, d, strict)
+    else:
         raise ValueError("the simulator has no %r on %r" % (d["driver"], d["bus"]))
-    m.display = SSD1306Chip(d["width"], d["height"], d.get("external_vcc", False), strict)
-    m.attach_i2c(m.display, d.get("address", 0x3C), d["i2c"]["scl"], d["i2c"]["sda"])
     k = profile["keypad"]
     m.matrix = m.add(Matrix(m, k["rows"], k["cols"], k["keys"]))
     e = profile.get("encoder")
@@ -217,3 +255,18 @@ def from_profile(profile, strict=True):
         m.knob = m.add(Knob(m, e["a"], e["b"], e.get("button"), e.get("steps_per_detent", 4),
                             pull_ups=not e.get("pull_up", False)))
     return m
+
+
+def _st7789(m, d, strict):
+    from sim.st7789_chip import ST7789Chip
+
+    chip = m.display = ST7789Chip(d["width"], d["height"], d.get("rotation", 0), d.get("invert_colours", True),
+                                  strict, clock=lambda: m.elapsed_ms)
+    m.attach_spi(chip, d["spi"]["sck"], d["spi"]["mosi"], d.get("cs"), d["dc"])
+    if d.get("rst") is not None:
+        m.listen(d["rst"], lambda level: chip.reset_line(level != 0))
+    bl = d.get("backlight")
+    if bl is not None:
+        m.listen(bl, lambda level: chip.set_backlight(m.brightness(bl)))
+    else:
+        chip.set_backlight(1.0)  # a backlight wired to the supply
