@@ -73,7 +73,7 @@ def test_a_board_without_an_encoder():
 
 def test_an_unknown_display_is_refused():
     p = halsim.profile()
-    p["display"]["driver"] = "st7789"
+    p["display"]["driver"] = "ili9341"  # no driver for it
     with pytest.raises(ValueError):
         board.build(p, simmachine.Machine())
 
