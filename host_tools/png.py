@@ -1,17 +1,19 @@
-# A small PNG writer without dependencies (zlib and struct only): greyscale, 1 or 8 bits, scaled up by whole pixels.
+# A small PNG writer without dependencies (zlib and struct only): greyscale (1 or 8 bits) or RGB (8 bits), scaled up by whole pixels.
 #
 #   rows = [[0, 255, 0], [255, 0, 255]]          # one list of pixel values per row, top to bottom
 #   png.write("out.png", 3, 2, rows, scale=4)     # 12 x 8 pixels, 8-bit greyscale
 #   data = png.encode(3, 2, [[0, 1, 0], [1, 0, 1]], depth=1)
+#   data = png.encode_rgb(2, 1, [[(255, 0, 0), (0, 0, 255)]], scale=2)   # colour: (r, g, b) per pixel
 #
-# Depth 8 takes values 0 (black) to 255 (white); depth 1 takes 0 and 1. Every
-# row is stored with filter type 0 (none), which is all a display of a few
-# thousand pixels needs.
+# Depth 8 takes values 0 (black) to 255 (white); depth 1 takes 0 and 1; RGB
+# takes three 0-255 values a pixel. Every row is stored with filter type 0
+# (none), which is all a display of a few thousand pixels needs.
 import struct
 import zlib
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_GREYSCALE = 0  # PNG colour type
+_GREYSCALE = 0  # PNG colour types
+_RGB = 2
 
 
 def _chunk(kind, payload):
@@ -32,10 +34,7 @@ def encode(width, height, rows, depth=8, scale=1):
     """The PNG file for a width x height greyscale image, each pixel drawn as scale x scale."""
     if depth not in (1, 8):
         raise ValueError("depth must be 1 or 8, not %r" % (depth,))
-    if not (isinstance(scale, int) and scale >= 1):
-        raise ValueError("scale must be a whole number >= 1, not %r" % (scale,))
-    if width < 1 or height < 1:
-        raise ValueError("an image needs at least one pixel, not %d x %d" % (width, height))
+    _check_size(width, height, scale)
     top = 255 if depth == 8 else 1
     rows = list(rows)
     if len(rows) != height:
@@ -52,7 +51,39 @@ def encode(width, height, rows, depth=8, scale=1):
         line = b"\x00" + (_pack_bits(wide) if depth == 1 else bytes(wide))  # filter type 0
         for _ in range(scale):
             raw += line
-    header = struct.pack(">IIBBBBB", width * scale, height * scale, depth, _GREYSCALE, 0, 0, 0)
+    return _file(width * scale, height * scale, depth, _GREYSCALE, raw)
+
+
+def encode_rgb(width, height, rows, scale=1):
+    """The PNG file for a width x height colour image (8 bits a channel), rows of (r, g, b), each pixel scale x scale."""
+    _check_size(width, height, scale)
+    rows = list(rows)
+    if len(rows) != height:
+        raise ValueError("expected %d rows, got %d" % (height, len(rows)))
+    raw = bytearray()
+    for y, row in enumerate(rows):
+        row = list(row)
+        if len(row) != width:
+            raise ValueError("row %d has %d pixels, expected %d" % (y, len(row), width))
+        line = bytearray(b"\x00")  # filter type 0
+        for pixel in row:
+            if not (isinstance(pixel, tuple) and len(pixel) == 3
+                    and all(isinstance(v, int) and 0 <= v <= 255 for v in pixel)):
+                raise ValueError("row %d: pixel %r is not an (r, g, b) of 0..255" % (y, pixel))
+            line += bytes(pixel) * scale
+        raw += bytes(line) * scale
+    return _file(width * scale, height * scale, 8, _RGB, raw)
+
+
+def _check_size(width, height, scale):
+    if not (isinstance(scale, int) and scale >= 1):
+        raise ValueError("scale must be a whole number >= 1, not %r" % (scale,))
+    if width < 1 or height < 1:
+        raise ValueError("an image needs at least one pixel, not %d x %d" % (width, height))
+
+
+def _file(width, height, depth, colour_type, raw):
+    header = struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0)
     return SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(bytes(raw), 9)) + _chunk(b"IEND", b"")
 
 

@@ -20,7 +20,8 @@ from .sim_device import KEYS, SimDevice, SimError
 
 DEFAULT_BOARD = "esp32-devkitc-ssd1306"
 HEAP = "4M"  # the unix port's heap for the simulated device
-SNAP_SCALE = 4  # snapshot PNGs: 4 x 4 image pixels per display pixel
+SNAP_SCALE = 4  # snapshot PNGs of a mono display (the 128x64 OLED): 4 x 4 image pixels per display pixel
+SNAP_SCALE_COLOUR = 2  # of a colour display (the 240x135 LCD): 2 x 2, its picture is already drawn at about 2x
 TOKENS = "keys 0-9 A-D * #, rotary CW CCW PUSH, wait:<ms>, snap:<name>, power-cut"
 
 Step = namedtuple("Step", "kind arg line col")  # kind: "key", "wait", "snap" or "power-cut"
@@ -163,8 +164,9 @@ def read_script(name):
 
 
 def save_snapshot(glass, out_dir, name):
-    """DIR/<name>.png (the display at 4x) and DIR/<name>.txt (the text rows, top to bottom)."""
-    (out_dir / (name + ".png")).write_bytes(glass.png(SNAP_SCALE))
+    """DIR/<name>.png (a mono display at 4x, greyscale; a colour one at 2x, RGB) and DIR/<name>.txt (the text rows)."""
+    scale = SNAP_SCALE_COLOUR if getattr(glass, "colour", False) else SNAP_SCALE
+    (out_dir / (name + ".png")).write_bytes(glass.png(scale))
     with open(out_dir / (name + ".txt"), "w", encoding="utf-8", newline="\n") as out:
         out.write("".join(row + "\n" for row in glass.text))
 
@@ -222,7 +224,8 @@ def add_parser(commands):
     cmd.add_argument("--flash", metavar="PATH",
                      help="flash image file; default: %s" % default_flash_path())
     cmd.add_argument("--board", metavar="NAME", default=DEFAULT_BOARD,
-                     help="board profile from hardware/boards (default: %(default)s)")
+                     help="board profile from hardware/boards: %s (default: %%(default)s)"
+                          % ", ".join(boards()))
     cmd.set_defaults(run=run)
     return cmd
 

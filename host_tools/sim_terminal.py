@@ -1,7 +1,15 @@
 # Interactive simulator: the display drawn in the terminal with half-blocks, keys from the keyboard, the clock following real time.
 #
 # Each character cell shows two pixels, one above the other (▀ ▄ █), so the
-# 128x64 display takes 128 columns by 32 lines and keeps its proportions. The
+# 128x64 display takes 128 columns by 32 lines and keeps its proportions. A
+# colour display (the 240x135 LCD) is drawn with ▀ in 24-bit ANSI colours
+# (the upper pixel's colour in front, the lower one's behind), or in the
+# 256-colour palette when the terminal does not announce 24-bit colour
+# (COLORTERM), or as lit/dark half-blocks on a terminal without colours;
+# TAFEL_SIM_COLOURS=truecolor|256|mono chooses. When the terminal is too
+# small for it at full size it is shrunk 2x or 3x, each block taking its
+# most common colour (a tie goes to the rarer colour, the text's), blocks
+# aligned to the picture's own pixel doubling so the glyphs stay sharp. The
 # terminal is put in raw mode and always restored, whatever happens. About
 # every 50 ms the real time that passed is sent as a `wait`, and the picture is
 # fetched and redrawn only when the device says its glass changed. A key press
@@ -13,6 +21,7 @@ import select
 import signal
 import sys
 import time
+from collections import Counter
 
 from .sim_device import SimDevice, SimError
 
@@ -104,6 +113,133 @@ def half_blocks(glass):
     return lines
 
 
+# -- colour displays --
+
+def colour_mode(env=None):
+    """"truecolor", "256" or "mono": what the terminal can show, from the environment."""
+    env = os.environ if env is None else env
+    chosen = env.get("TAFEL_SIM_COLOURS", "").lower()
+    if chosen in ("truecolor", "256", "mono"):
+        return chosen
+    if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+        return "truecolor"
+    term = env.get("TERM", "")
+    if not term or term in ("dumb", "vt100", "vt220", "linux"):
+        return "mono"
+    return "256"
+
+
+def _rgb(colour):
+    r, g, b = colour >> 11 & 0x1F, colour >> 5 & 0x3F, colour & 0x1F
+    return r << 3 | r >> 2, g << 2 | g >> 4, b << 3 | b >> 2
+
+
+_CUBE = (0, 95, 135, 175, 215, 255)  # the 6x6x6 cube of the 256-colour palette
+
+
+def xterm256(colour):
+    """The nearest of the 256-colour palette's cube (16-231) and grey ramp (232-255) to an RGB565 colour."""
+    r, g, b = _rgb(colour)
+
+    def level(v):
+        return min(range(6), key=lambda i: abs(_CUBE[i] - v))
+
+    ci = (level(r), level(g), level(b))
+    cube = (_CUBE[ci[0]], _CUBE[ci[1]], _CUBE[ci[2]])
+    grey = min(23, max(0, round(((r + g + b) / 3 - 8) / 10)))
+    gv = 8 + 10 * grey
+
+    def dist(c):
+        return (c[0] - r) ** 2 + (c[1] - g) ** 2 + (c[2] - b) ** 2
+
+    if dist((gv, gv, gv)) < dist(cube):
+        return 232 + grey
+    return 16 + 36 * ci[0] + 6 * ci[1] + ci[2]
+
+
+def _phase(lines, factor):
+    """The offset (0..factor-1) at which blocks of `factor` lines mix the fewest different lines."""
+    best, best_mixed = 0, None
+    for p in range(factor):
+        mixed = 0
+        for start in range(p - factor if p else 0, len(lines), factor):
+            block = lines[max(start, 0):start + factor]
+            if any(line != block[0] for line in block[1:]):
+                mixed += 1
+        if best_mixed is None or mixed < best_mixed:
+            best, best_mixed = p, mixed
+    return best
+
+
+def shrink(rows, factor):
+    """Rows of colours, factor x factor pixels to one: each block's most common colour, a tie to the rarer one overall."""
+    if factor == 1:
+        return [list(row) for row in rows]
+    overall = Counter(c for row in rows for c in row)
+    py = _phase(rows, factor)
+    px = _phase(list(zip(*rows)), factor)
+    height, width = len(rows), len(rows[0])
+    out = []
+    for y0 in range(py - factor if py else 0, height, factor):
+        ys = range(max(y0, 0), min(y0 + factor, height))
+        line = []
+        for x0 in range(px - factor if px else 0, width, factor):
+            xs = range(max(x0, 0), min(x0 + factor, width))
+            counts = Counter(rows[y][x] for y in ys for x in xs)
+            line.append(max(counts, key=lambda c: (counts[c], -overall[c])))
+        out.append(line)
+    return out
+
+
+def colour_blocks(glass, factor=1, mode="truecolor"):
+    """A colour glass as text lines: ▀ with the upper pixel's colour in front and the lower one's behind."""
+    rows = shrink(glass.rows(), factor)
+    if len(rows) % 2:
+        rows.append(rows[-1])
+    if mode == "mono":  # lit: anything but the most common colour (the background)
+        back = Counter(c for row in rows for c in row).most_common(1)[0][0]
+        return ["".join(" ▀▄█"[(top != back) | (bottom != back) << 1] for top, bottom in zip(upper, lower))
+                for upper, lower in zip(rows[0::2], rows[1::2])]
+    if mode == "truecolor":
+        def fg(c):
+            return "\x1b[38;2;%d;%d;%dm" % _rgb(c)
+
+        def bg(c):
+            return "\x1b[48;2;%d;%d;%dm" % _rgb(c)
+    else:
+        def fg(c):
+            return "\x1b[38;5;%dm" % xterm256(c)
+
+        def bg(c):
+            return "\x1b[48;5;%dm" % xterm256(c)
+    lines = []
+    for upper, lower in zip(rows[0::2], rows[1::2]):
+        parts, front, back = [], None, None
+        for top, bottom in zip(upper, lower):
+            if bottom != back:
+                parts.append(bg(bottom))
+                back = bottom
+            if top == bottom:
+                parts.append(" ")  # the background colour alone
+                continue
+            if top != front:
+                parts.append(fg(top))
+                front = top
+            parts.append("▀")
+        lines.append("".join(parts) + RESET)
+    return lines
+
+
+def fit_factor(width, height, cols, rows):
+    """1, 2 or 3: the smallest shrink at which a width x height display and its short legend fit the terminal."""
+    for factor in (1, 2, 3):
+        w = -(-width // factor)
+        h = (-(-height // factor) + 1) // 2  # text lines: two pixel rows each
+        if cols >= w + 2 and rows >= h + 2 + len(SHORT_LEGEND) + 1:
+            return factor
+    return 3
+
+
 def visible_len(text):
     return len(_ANSI.sub("", text))
 
@@ -112,8 +248,11 @@ def _fit(text, width):
     return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
 
 
-def compose(glass_lines, width, cols, rows, title, status):
-    """The whole terminal screen as lines (with colours): framed display, key legend, status line."""
+def compose(glass_lines, width, cols, rows, title, status, style=GLASS_ON):
+    """The whole terminal screen as lines (with colours): framed display, key legend, status line.
+
+    style goes in front of every display line (the OLED's colours); colour lines carry their own ("").
+    """
     frame_w, frame_h = width + 2, len(glass_lines) + 2
     need_rows = frame_h + len(SHORT_LEGEND) + 1
     side = cols >= frame_w + 2 + LEGEND_WIDTH and rows >= max(frame_h, len(LEGEND)) + 1
@@ -126,7 +265,7 @@ def compose(glass_lines, width, cols, rows, title, status):
         ]
     label = " %s " % title
     top = "┌" + label + "─" * max(width - len(label), 0) + "┐"
-    screen = [top] + ["│" + GLASS_ON + line + RESET + "│" for line in glass_lines] + ["└" + "─" * width + "┘"]
+    screen = [top] + ["│" + style + line + RESET + "│" for line in glass_lines] + ["└" + "─" * width + "┘"]
     if side:
         for i, text in enumerate(LEGEND):
             while len(screen) <= i:
@@ -217,17 +356,28 @@ def run(command, flash, log_path=None, stdin=None, stdout=None):
     return 0
 
 
+def display_lines(glass, cols, rows, mode):
+    """(lines, width, style): the glass drawn for a terminal of cols x rows."""
+    if not getattr(glass, "colour", False):
+        return half_blocks(glass), glass.width, GLASS_ON
+    factor = fit_factor(glass.width, glass.height, cols, rows)
+    return colour_blocks(glass, factor, mode), -(-glass.width // factor), GLASS_ON if mode == "mono" else ""
+
+
 def _loop(device, fd, term, flash):
     status = {"last": "-", "note": "on"}
     shown = {}
+    mode = colour_mode()
 
     def paint(glass):
-        if shown.get("glass") is not glass:
-            shown["glass"], shown["lines"] = glass, half_blocks(glass)
         cols, rows = os.get_terminal_size(term.out.fileno())
+        key = (cols, rows) if getattr(glass, "colour", False) else None  # colour: the shrink follows the size
+        if shown.get("glass") is not glass or shown.get("key") != key:
+            shown["glass"], shown["key"] = glass, key
+            shown["lines"], shown["width"], shown["style"] = display_lines(glass, cols, rows, mode)
         title = "Tafel · %s" % device.board
         text = "flash %s · last key: %s · %s" % (flash, status["last"], status["note"])
-        term.draw(compose(shown["lines"], glass.width, cols, rows, title, text), (cols, rows))
+        term.draw(compose(shown["lines"], shown["width"], cols, rows, title, text, shown["style"]), (cols, rows))
 
     device.start()
     glass = device.snap()

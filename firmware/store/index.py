@@ -22,6 +22,7 @@ from array import array
 from micropython import const
 from tafel import journal
 from tafel.errors import RecordError
+from tafel.records import Reader, put_text, put_varint
 
 INDEX = "index"
 VERSION = const(1)
@@ -74,14 +75,14 @@ def entry_for(game, game_id, size=0, flags=0):
 
 def encode(e):
     out = bytearray((VERSION,))
-    _varint(out, e.id)
+    put_varint(out, e.id)
     out.append(e.flags)
     for n in (e.size, e.created, e.target, e.rounds, e.winner_mask):
-        _varint(out, n)
-    _text(out, e.variant)
+        put_varint(out, n)
+    put_text(out, e.variant)
     out.append(len(e.players))
     for name in e.players:
-        _text(out, name)
+        put_text(out, name)
     return bytes(out)
 
 
@@ -288,55 +289,11 @@ def _payload_at(f, offset):
 
 def _encode_header(next_id):
     out = bytearray((VERSION, 0))
-    _varint(out, next_id)
+    put_varint(out, next_id)
     return bytes(out)
 
 
-def _varint(out, n):
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-
-
-def _text(out, s):
-    raw = s.encode()
-    _varint(out, len(raw))
-    out.extend(raw)
-
-
-class _Reader:
-    def __init__(self, data):
-        self.data = data
-        self.pos = 0
-
-    def byte(self):
-        if self.pos >= len(self.data):
-            raise RecordError("index entry ends early")
-        self.pos += 1
-        return self.data[self.pos - 1]
-
-    def varint(self):
-        n = shift = 0
-        while True:
-            b = self.byte()
-            n |= (b & 0x7F) << shift
-            if b < 0x80:
-                return n
-            shift += 7
-            if shift > 28:
-                raise RecordError("number too long")
-
-    def text(self):
-        n = self.varint()
-        if self.pos + n > len(self.data):
-            raise RecordError("index entry ends early")
-        self.pos += n
-        try:
-            return bytes(self.data[self.pos - n:self.pos]).decode()
-        except Exception:
-            raise RecordError("name is not UTF-8")
-
+class _Reader(Reader):
     def header(self):
         if self.byte() != VERSION or self.byte() != 0:
             raise RecordError("not an index header")

@@ -23,13 +23,21 @@ MAX_SEATS = const(10)
 MAX_NUMBER = const(0xFFFFFFFF)
 
 
-def _varint(out, n):
+def put_varint(out, n):
+    """Append `n` as an unsigned LEB128 varint to the bytearray `out`."""
     if type(n) is not int or n < 0 or n > MAX_NUMBER:
         raise RecordError("cannot encode %r" % (n,))
     while n >= 0x80:
         out.append((n & 0x7F) | 0x80)
         n >>= 7
     out.append(n)
+
+
+def put_text(out, text):
+    """Append `text` as a varint length and its UTF-8 bytes."""
+    raw = text.encode()
+    put_varint(out, len(raw))
+    out.extend(raw)
 
 
 def _head(kind):
@@ -42,19 +50,17 @@ def _head(kind):
 def encode_create(players, variant, target, overrides=(), created=0, game_id=0):
     """`variant` is a code (0-2); `overrides` is a sequence of (rank code, points)."""
     out = _head(CREATE)
-    _varint(out, game_id)
-    _varint(out, created)
+    put_varint(out, game_id)
+    put_varint(out, created)
     out.append(variant)
-    _varint(out, target)
+    put_varint(out, target)
     out.append(len(players))
     for name in players:
-        raw = name.encode()
-        _varint(out, len(raw))
-        out.extend(raw)
+        put_text(out, name)
     out.append(len(overrides))
     for rank, points in overrides:
         out.append(rank)
-        _varint(out, points)
+        put_varint(out, points)
     return bytes(out)
 
 
@@ -62,7 +68,7 @@ def _put_hands(out, winner, hands):
     out.append(NO_WINNER if winner is None else winner)
     out.append(len(hands))
     for points in hands:
-        _varint(out, 0 if points is None else points + 1)
+        put_varint(out, 0 if points is None else points + 1)
 
 
 def encode_round(winner, hands):
@@ -74,25 +80,26 @@ def encode_round(winner, hands):
 
 def encode_edit(index, winner, hands):
     out = _head(EDIT)
-    _varint(out, index)
+    put_varint(out, index)
     _put_hands(out, winner, hands)
     return bytes(out)
 
 
 def encode_undo(index):
     out = _head(UNDO)
-    _varint(out, index)
+    put_varint(out, index)
     return bytes(out)
 
 
 def encode_finish(when=0):
     out = _head(FINISH)
-    _varint(out, when)
+    put_varint(out, when)
     return bytes(out)
 
 
-class _Reader:
-    # Walks a payload; every read checks bounds so garbage raises RecordError.
+class Reader:
+    """Walks a payload; every read checks bounds, so garbage raises RecordError."""
+
     def __init__(self, data):
         self.data = data
         self.pos = 0
@@ -158,7 +165,7 @@ def decode(payload):
     """
     if not isinstance(payload, (bytes, bytearray, memoryview)):
         raise RecordError("a record is bytes")
-    r = _Reader(payload)
+    r = Reader(payload)
     if r.byte() != VERSION:
         raise RecordError("unknown record version %d" % payload[0])
     kind = r.byte()
