@@ -96,7 +96,7 @@ class GameLog:
             f = self.disk.open_existing(path)
             if f is None:  # no closed copy (yet), or removed since the listing
                 continue
-            walk = _Frames(f)
+            walk = journal.FrameReader(f)
             try:
                 for seq, payload in walk:
                     if seq < expected:
@@ -217,45 +217,6 @@ class GameLog:
     def _keep_name(self, path):
         # keep/live-000007.003, with .1, .2 ... if that name is taken already
         return self.disk.unused_name(KEEP + "/" + path.replace("/", "-"))
-
-
-class _Frames:
-    """Iterates (seq, payload) over the good frames of an open file, reading
-    one frame at a time (a 300-round journal read whole, or as a list of
-    records, would take more RAM than the game itself). Afterwards `problem`
-    says why it stopped (None at a clean end) and `pos` where: the length of
-    the good part. Same verdicts as tafel.journal.scan."""
-
-    def __init__(self, f):
-        self.f = f
-        self.pos = 0
-        self.problem = None
-
-    def __iter__(self):
-        last = None
-        while True:
-            head = self.f.read(journal.HEADER_SIZE)
-            if not head:
-                return
-            size = head[0] | head[1] << 8 if len(head) > 1 else 0
-            if size > journal.MAX_PAYLOAD:
-                self.problem = "bad frame at byte %d" % self.pos
-                return
-            rest = self.f.read(size + 4) if len(head) == journal.HEADER_SIZE else b""
-            if len(head) < journal.HEADER_SIZE or len(rest) < size + 4:
-                self.problem = "torn tail at byte %d" % self.pos
-                return
-            got = journal.read_frame(head + rest)
-            if got is None:
-                self.problem = "bad frame at byte %d" % self.pos
-                return
-            seq, payload, end = got
-            if last is not None and seq != last + 1:
-                self.problem = "sequence %d after %d at byte %d" % (seq, last, self.pos)
-                return
-            last = seq
-            self.pos += end
-            yield seq, payload
 
 
 def _close_quietly(f):

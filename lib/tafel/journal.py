@@ -5,6 +5,7 @@
 # The CRC covers length, sequence number and payload, so a torn write, a flipped
 # bit or a frame from a stale block is caught before its payload is believed.
 import struct
+from io import BytesIO
 from binascii import crc32
 
 from .errors import RecordError
@@ -36,31 +37,60 @@ def read_frame(buf, pos=0):
     return seq, bytes(body[HEADER_SIZE:]), end
 
 
+class FrameReader:
+    """Iterates (seq, payload) over the good frames of a stream, one frame at a
+    time (a long journal read whole, or as a list, would cost more RAM than
+    the game it holds). Afterwards `problem` says why it stopped (None at a
+    clean end) and `pos` where: the length of the good part. Sequence numbers
+    must rise by one; a frame that breaks the run ends it like damage does."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.pos = 0
+        self.problem = None
+
+    def __iter__(self):
+        last = None
+        read = self.stream.read
+        while True:
+            head = read(HEADER_SIZE)
+            if not head:
+                return
+            size = head[0] | head[1] << 8 if len(head) > 1 else 0
+            if size > MAX_PAYLOAD:
+                self.problem = "bad frame at byte %d" % self.pos
+                return
+            rest = read(size + 4) if len(head) == HEADER_SIZE else b""
+            if len(head) < HEADER_SIZE or len(rest) < size + 4:
+                self.problem = "torn tail at byte %d" % self.pos
+                return
+            got = read_frame(head + rest)
+            if got is None:
+                self.problem = "bad frame at byte %d" % self.pos
+                return
+            seq, payload, end = got
+            if last is not None and seq != last + 1:
+                self.problem = "sequence %d after %d at byte %d" % (seq, last, self.pos)
+                return
+            last = seq
+            self.pos += end
+            yield seq, payload
+
+
 def scan(buf):
     """Read every valid frame from the start of `buf`.
 
     Returns (records, good_end, problem): records is a list of (seq, payload),
-    good_end the offset just after the last good frame, problem None for a clean
-    end, else a short text saying where and why reading stopped. Sequence numbers
-    must rise by one; a frame that breaks the run ends the scan like damage does.
+    good_end the offset just after the last good frame, problem None for a
+    clean end, else a short text saying where and why reading stopped.
+    Erased flash (0xFF) or zero padding after the last frame is a clean end.
     """
-    records = []
-    pos = 0
-    expected = None
-    while pos < len(buf):
-        got = read_frame(buf, pos)
-        if got is None:
-            if _is_erased(buf, pos):
-                return records, pos, None
-            what = "torn tail" if _tail_is_short(buf, pos) else "bad frame"
-            return records, pos, "%s at byte %d" % (what, pos)
-        seq, payload, end = got
-        if expected is not None and seq != expected:
-            return records, pos, "sequence %d after %d at byte %d" % (seq, expected - 1, pos)
-        records.append((seq, payload))
-        expected = seq + 1
-        pos = end
-    return records, pos, None
+    reader = FrameReader(BytesIO(buf))
+    records = list(reader)
+    problem = reader.problem
+    if problem is not None and _is_erased(buf, reader.pos):
+        problem = None
+    return records, reader.pos, problem
 
 
 def _is_erased(buf, pos):
@@ -72,11 +102,3 @@ def _is_erased(buf, pos):
         if buf[i] != first:
             return False
     return True
-
-
-def _tail_is_short(buf, pos):
-    # A frame whose declared length runs past the end was cut while being written.
-    if len(buf) - pos < FRAME_OVERHEAD:
-        return True
-    size = struct.unpack_from("<H", buf, pos)[0]
-    return size <= MAX_PAYLOAD and pos + FRAME_OVERHEAD + size > len(buf)
