@@ -5,7 +5,7 @@ VPY    := $(VENV)/bin/python
 MPY    := $(VENV)/bin/micropython
 STAMP  := $(VENV)/.installed
 
-.PHONY: test sim bench clean screenshots
+.PHONY: test sim bench clean screenshots hardware
 
 # The venv is made on first use and re-installed whenever pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -33,6 +33,10 @@ screenshots: $(STAMP)
 	@rm -rf docs/screens; img=$$(mktemp -u /tmp/tafel-shots.XXXXXX); \
 	$(VENV)/bin/tafel sim --script docs/screens.txt --out docs/screens --flash $$img; \
 	status=$$?; rm -f $$img; exit $$status
+
+# Each board's wiring table, wiring diagram and parts list, from its profile (hardware/<board>/; committed).
+hardware: $(STAMP)
+	$(VENV)/bin/tafel hardware docs
 
 bench: $(STAMP)
 	@set -e; found=0; \
