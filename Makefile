@@ -5,7 +5,7 @@ VPY    := $(VENV)/bin/python
 MPY    := $(VENV)/bin/micropython
 STAMP  := $(VENV)/.installed
 
-.PHONY: test sim bench clean screenshots hardware
+.PHONY: test sim bench clean screenshots hardware enclosure
 
 # The venv is made on first use and re-installed whenever pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -37,6 +37,24 @@ screenshots: $(STAMP)
 # Each board's wiring table, wiring diagram and parts list, from its profile (hardware/<board>/; committed).
 hardware: $(STAMP)
 	$(VENV)/bin/tafel hardware docs
+
+# PNG previews of the enclosure (hardware/enclosure/*.png; committed). Needs OpenSCAD (apt-get install
+# openscad); without a display it runs under xvfb-run (apt-get install xvfb). Not part of make test.
+# Each view as name:turn, the camera's turn in degrees about the vertical axis.
+ENCLOSURE_VIEWS := assembly:335 tray:25 lid:335
+enclosure:
+	@command -v openscad >/dev/null || { echo "make enclosure: OpenSCAD is missing (Debian/Ubuntu: apt-get install openscad)"; exit 2; }
+	@run=""; if [ -z "$$DISPLAY" ]; then \
+		command -v xvfb-run >/dev/null || { echo "make enclosure: no display and no xvfb-run (apt-get install xvfb)"; exit 2; }; \
+		run="xvfb-run -a"; \
+	fi; \
+	for pair in $(ENCLOSURE_VIEWS); do \
+		view=$${pair%%:*}; turn=$${pair#*:}; \
+		echo "== hardware/enclosure/$$view.png"; \
+		$$run openscad --quiet -D 'view="'$$view'"' --imgsize=1200,900 --colorscheme=Tomorrow \
+			--camera=0,0,0,55,0,$$turn,0 --autocenter --viewall --projection=p \
+			-o hardware/enclosure/$$view.png hardware/enclosure/tafel.scad || exit 1; \
+	done
 
 bench: $(STAMP)
 	@set -e; found=0; \
