@@ -4,29 +4,35 @@
 # driver *is* a framebuf.FrameBuffer of the UI's logical size, MONO_VLSB
 # 128x64 (1 KB), exactly like the SSD1306 driver, so the canvas and every
 # screen run unchanged. show_pages(mask) turns each changed 8-pixel page into
-# a band of the panel:
+# a band of the panel, 16 rows high:
 #
-#   - vertically 2x: a page (8 rows) becomes 16 panel rows. Two lookup tables
-#     turn a page byte into two bytes with every bit doubled, so the band is
-#     two MONO_VLSB pages of the panel's width (`_top`, `_bot`, 240 B each);
 #   - horizontally 15/8 on the T-Display: each 8-pixel glyph cell becomes 15
 #     panel columns (16 cells fill 240). The cell's column 0 gets 1 pixel and
 #     columns 1-7 get 2: framebuf's 8x8 font uses column 0 as its spacing
 #     column (4 of 95 glyphs touch it, 12 touch column 7), so glyphs stay
 #     crisp. Other panel widths spread their spare pixels the same way
-#     (column 0 narrowest, then 7, 1, 6 ...).
-#   - colour: each half band is blitted by framebuf (in C) through a 2-colour
-#     palette into one RGB565 strip of 240x8 (3840 B) and sent. A glyph cell
-#     whose column 0 has rows 0 and 1 lit is an inverted cell (no glyph ever
-#     lights them; the canvas's inverted rows and bars light the whole cell):
-#     it is drawn with the accent palette, dark text on the accent colour. A
-#     fully inverted page (a title bar) is one blit with the accent palette.
+#     (column 0 narrowest, then 7, 1, 6 ...). The page's bytes are copied to
+#     their panel columns into `_band`, one MONO_VLSB page 240 wide (240 B).
+#   - colour: the band is blitted by framebuf (in C) through a 2-colour
+#     palette into an RGB565 strip of 240x8 (3840 B), four rows at a time
+#     into the strip's even rows (a view with twice the stride);
+#   - vertically 2x: each even row is copied to the odd row below it (a
+#     slice copy, memcpy), and the strip is sent: two strips a page.
+#
+# A glyph cell whose column 0 has rows 0 and 1 lit is an inverted cell (no
+# glyph ever lights them; the canvas's inverted rows and bars light the
+# whole cell): it is drawn with the accent palette, text in the background
+# colour on the accent colour. A fully inverted page (a title bar) is one
+# blit with the accent palette. A page with some inverted cells (the cursor
+# on a name) is blitted with the normal palette, then its inverted cells'
+# columns alone (copied into `_mask`, the rest zero) once more with the
+# accent for lit pixels and the background transparent.
 #
 # The 240x128 picture sits vertically centred in the 135 rows (3 above, 4
 # below); the margins are cleared once at start-up. Everything per page is
 # preallocated: show_pages() and show() allocate nothing. Heap: 1024 B
-# framebuffer + 480 B band + 3840 B strip + 128 B column map + palettes and
-# cell views (see bench/display_redraw.py for the measured total).
+# framebuffer + 2 x 240 B band and mask + 3840 B strip + 272 B column map +
+# palettes and views (bench/display_redraw.py measures the total).
 #
 # Colours are RGB565; the panel takes them big-endian, framebuf stores them
 # little-endian, so the palettes hold them byte-swapped. contrast() is the
@@ -59,23 +65,11 @@ MADCTL = (0x00, 0x60, 0xC0, 0xA0)
 LOGICAL_W = const(128)  # what the UI draws on: 16 x 8 text cells of 8x8
 LOGICAL_H = const(64)
 _PAGES = const(8)
-_STRIP = const(8)  # panel rows per strip: half a page band
+_STRIP = const(8)  # panel rows per strip: half a page's band
+_HALF = const(4)  # logical rows per strip
 _INVERTED = const(0x03)  # rows 0 and 1 of a cell's column 0: lit only in inverted cells
 # Which glyph column loses its second pixel first when a cell is narrower than 16.
 _NARROW_ORDER = (0, 7, 1, 6, 2, 5, 3, 4)
-
-
-def _doubled(nibble):
-    out = 0
-    for i in range(4):
-        if nibble >> i & 1:
-            out |= 3 << (2 * i)
-    return out
-
-
-# Page byte -> upper and lower band byte, every bit doubled (MONO_VLSB: bit 0 on top).
-_UPPER = bytes(_doubled(b & 15) for b in range(256))
-_LOWER = bytes(_doubled(b >> 4) for b in range(256))
 
 
 def swap16(colour):
@@ -132,17 +126,20 @@ class ST7789(framebuf.FrameBuffer):
             x += 1 + self._wide[j]
         self._y0 = (height - 2 * LOGICAL_H) // 2  # centred: rows above the picture
 
-        # The band (two mono pages of panel width) and the colour strip it is blitted into.
-        self._topbuf = bytearray(width)
-        self._botbuf = bytearray(width)
-        self._top = framebuf.FrameBuffer(self._topbuf, width, 8, framebuf.MONO_VLSB)
-        self._bot = framebuf.FrameBuffer(self._botbuf, width, 8, framebuf.MONO_VLSB)
+        # The band (one mono page of panel width) and the colour strip it is blitted into.
+        self._bandbuf = bytearray(width)
+        self._band = framebuf.FrameBuffer(self._bandbuf, width, 8, framebuf.MONO_VLSB)
         self._stripbuf = bytearray(width * _STRIP * 2)
         self._strip = framebuf.FrameBuffer(self._stripbuf, width, _STRIP, framebuf.RGB565)
-        # One view of the strip per glyph cell, for cells drawn with the other palette.
         strip = memoryview(self._stripbuf)
-        self._cells = [framebuf.FrameBuffer(strip[2 * self._cell_x[c]:], cell, _STRIP, framebuf.RGB565, width)
-                       for c in range(16)]
+        row = 2 * width  # bytes a strip row
+        self._even = framebuf.FrameBuffer(self._stripbuf, width, _HALF, framebuf.RGB565, 2 * width)
+        self._rows = [(strip[2 * k * row:(2 * k + 1) * row], strip[(2 * k + 1) * row:(2 * k + 2) * row])
+                      for k in range(_HALF)]
+        # The inverted cells' columns of the band, for a second blit in the accent.
+        self._maskbuf = bytearray(width)
+        self._mask = framebuf.FrameBuffer(self._maskbuf, width, 8, framebuf.MONO_VLSB)
+        self._cell_w = cell
         self._normal = framebuf.FrameBuffer(bytearray(4), 2, 1, framebuf.RGB565)
         self._accent = framebuf.FrameBuffer(bytearray(4), 2, 1, framebuf.RGB565)
         self.set_palette(palette or {})
@@ -165,6 +162,7 @@ class ST7789(framebuf.FrameBuffer):
         self._normal.pixel(1, 0, swap16(self.fg))
         self._accent.pixel(0, 0, swap16(self.bg))  # inverted cells: text in the background colour
         self._accent.pixel(1, 0, swap16(self.accent))  # on the accent colour
+        self._key = swap16(self.bg)  # the mask's blit leaves the background alone
 
     def init_display(self):
         self.reset()
@@ -280,38 +278,40 @@ class ST7789(framebuf.FrameBuffer):
 
     def _send_page(self, p):
         page = self._page[p]
-        top, bot = self._topbuf, self._botbuf
-        upper, lower = _UPPER, _LOWER
-        xs, wide = self._xs, self._wide
+        band, xs, wide = self._bandbuf, self._xs, self._wide
         for j in range(LOGICAL_W):
             b = page[j]
             x = xs[j]
-            u = upper[b]
-            v = lower[b]
-            top[x] = u
-            bot[x] = v
+            band[x] = b
             if wide[j]:
-                top[x + 1] = u
-                bot[x + 1] = v
-        # Inverted cells (bars): bit c set.
+                band[x + 1] = b
+        # Inverted cells (bars, the cursor): bit c set.
         inverted = 0
         for c in range(16):
             if page[c << 3] & _INVERTED == _INVERTED:
                 inverted |= 1 << c
-        self._send_half(self._top, inverted)
-        self._send_half(self._bot, inverted)
+        if inverted and inverted != 0xFFFF:
+            self._mask.fill(0)
+            mask, cell_x, w = self._maskbuf, self._cell_x, self._cell_w
+            for c in range(16):
+                if inverted & (1 << c):
+                    x = cell_x[c]
+                    for x in range(x, x + w):
+                        mask[x] = band[x]
+        self._send_half(0, inverted)
+        self._send_half(-_HALF, inverted)
 
-    def _send_half(self, half, inverted):
-        strip = self._strip
+    def _send_half(self, y, inverted):
+        # Logical rows -y .. -y+3 of the band into the strip's even rows, copied down, sent.
+        even = self._even
         if inverted == 0xFFFF:
-            strip.blit(half, 0, 0, -1, self._accent)
+            even.blit(self._band, 0, y, -1, self._accent)
         else:
-            strip.blit(half, 0, 0, -1, self._normal)
+            even.blit(self._band, 0, y, -1, self._normal)
             if inverted:
-                cells, cell_x, accent = self._cells, self._cell_x, self._accent
-                for c in range(16):
-                    if inverted & (1 << c):
-                        cells[c].blit(half, -cell_x[c], 0, -1, accent)
+                even.blit(self._mask, 0, y, self._key, self._accent)
+        for top, below in self._rows:
+            below[:] = top
         self.write_data(self._stripbuf)
 
 
