@@ -2,7 +2,8 @@
 PYTHON ?= python3
 VENV   := .venv
 VPY    := $(VENV)/bin/python
-MPY    := $(VENV)/bin/micropython
+# The unix port from PyPI lands in the venv; on other platforms a self-built one on PATH.
+MPY     = $(or $(wildcard $(VENV)/bin/micropython),$(shell command -v micropython),$(VENV)/bin/micropython)
 STAMP  := $(VENV)/.installed
 
 .PHONY: test sim bench clean screenshots hardware enclosure
