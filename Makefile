@@ -29,10 +29,13 @@ test: $(STAMP)
 sim: $(STAMP)
 	$(VENV)/bin/tafel sim
 
-# The README's screenshots, from the key script docs/screens.txt on a fresh flash image.
+# The README's screenshots, from the key script docs/screens.txt on a fresh flash image:
+# docs/screens on the default board (OLED, 4x), docs/screens-colour on the colour board (LCD, 2x).
 screenshots: $(STAMP)
-	@rm -rf docs/screens; img=$$(mktemp -u /tmp/tafel-shots.XXXXXX); \
-	$(VENV)/bin/tafel sim --script docs/screens.txt --out docs/screens --flash $$img; \
+	@rm -rf docs/screens docs/screens-colour; img=$$(mktemp -u /tmp/tafel-shots.XXXXXX); \
+	$(VENV)/bin/tafel sim --script docs/screens.txt --out docs/screens --flash $$img \
+	&& rm -f $$img && $(VENV)/bin/tafel sim --board lilygo-tdisplay-st7789 --script docs/screens.txt \
+		--out docs/screens-colour --flash $$img; \
 	status=$$?; rm -f $$img; exit $$status
 
 # Each board's wiring table, wiring diagram and parts list, from its profile (hardware/<board>/; committed).
