@@ -3,7 +3,9 @@
 # It knows nothing of the driver. The controller's RAM is 240 columns x 320
 # rows of RGB565 (big-endian on the bus, as the chip takes it); the glass is
 # a smaller panel sitting in the middle of that RAM, as on the LILYGO
-# T-Display: 135x240 at RAM column 52, row 40. Memory writes go through the
+# T-Display: 135x240 at RAM column 52, row 40. Only the cells behind the
+# glass are kept (`ram`, the panel's portrait, row by row): writes to the
+# others are counted and dropped, as nobody could ever see them. Memory writes go through the
 # address window (CASET, RASET), the pointer (RAMWR, RAMWRC) and MADCTL's
 # exchange and mirrors (MV, MX, MY), so a driver with a wrong rotation or
 # offset draws into the wrong RAM cells and the glass shows it (a strip of
@@ -88,7 +90,7 @@ class ST7789Chip:
         self.panel_inverts = invert_colours
         self.strict = strict
         self.clock = clock or (lambda: 0)
-        self.ram = bytearray(RAM_W * RAM_H * 2)
+        self.ram = bytearray(self.panel_w * self.panel_h * 2)  # the RAM cells behind the glass
         self.writes = 0  # SPI writes that reached the chip (CS low)
         self.cmd_bytes = 0
         self.data_bytes = 0
@@ -238,22 +240,24 @@ class ST7789Chip:
                             % (self.xs, self.xe, self.ys, self.ye, cols, rows, self.madctl))
 
     def _index(self, a, b):
-        """The RAM byte offset of address column a, row b; -1 outside the RAM."""
+        """The offset in `ram` of address column a, row b; -1 for a RAM cell not behind the glass."""
         mad = self.madctl
         c, r = (b, a) if mad & 0x20 else (a, b)
         if mad & 0x40:
             c = RAM_W - 1 - c
         if mad & 0x80:
             r = RAM_H - 1 - r
-        if not (0 <= c < RAM_W and 0 <= r < RAM_H):
+        c -= self.col0
+        r -= self.row0
+        if not (0 <= c < self.panel_w and 0 <= r < self.panel_h):
             return -1
-        return (r * RAM_W + c) * 2
+        return (r * self.panel_w + c) * 2
 
     def _step(self):
-        """RAM bytes between a pixel and the next one along an address row."""
+        """Bytes in `ram` between a pixel and the next one along an address row."""
         mad = self.madctl
         if mad & 0x20:
-            return -2 * RAM_W if mad & 0x80 else 2 * RAM_W
+            return -2 * self.panel_w if mad & 0x80 else 2 * self.panel_w
         return -2 if mad & 0x40 else 2
 
     def _pixels(self, buf):
@@ -268,7 +272,7 @@ class ST7789Chip:
             run = min(self.xe - self.col + 1, (n - i) // 2)
             idx = self._index(self.col, self.row)
             end = self._index(self.col + run - 1, self.row)
-            if idx < 0 or end < 0:  # partly outside the RAM (strict refused the window): one by one
+            if idx < 0 or end < 0:  # partly outside the glass (or the RAM): one by one
                 for _ in range(run):
                     self._put(buf[i], buf[i + 1])
                     i += 2
@@ -292,7 +296,7 @@ class ST7789Chip:
         if idx >= 0:
             self.ram[idx] = hi
             self.ram[idx + 1] = lo
-            self.pixels += 1
+        self.pixels += 1
         self._advance(1)
 
     def _advance(self, run):
@@ -303,7 +307,11 @@ class ST7789Chip:
 
     # ---- the glass ----------------------------------------------------------------
     def glass(self):
-        """What the viewer sees: width x height RGB565 pixels, big-endian, row by row (bytes)."""
+        """What the viewer sees: width x height RGB565 pixels, big-endian, row by row.
+
+        A new bytearray whenever the picture may have changed, else the same
+        one again: keep it, compare it, do not change it.
+        """
         if self._glass is None:
             self._glass = self._render()
         return self._glass
@@ -317,7 +325,7 @@ class ST7789Chip:
         w, h = self.width, self.height
         out = bytearray(w * h * 2)
         if not self.lit:
-            return bytes(out)
+            return out
         ram = self.ram
         for y in range(h):
             idx, step = self._view_row(y)
@@ -339,7 +347,7 @@ class ST7789Chip:
                 v = (v & 0x1F) << 11 | (v & 0x07E0) | v >> 11
                 out[i] = v >> 8
                 out[i + 1] = v & 0xFF
-        return bytes(out)
+        return out
 
     def _view_row(self, y):
         """RAM offset of the viewer's pixel (0, y) and the step to (1, y)."""
@@ -353,5 +361,4 @@ class ST7789Chip:
             px, py, dx, dy = pw - 1, ph - 1 - y, -1, 0
         else:
             px, py, dx, dy = y, ph - 1, 0, -1
-        idx = ((self.row0 + py) * RAM_W + self.col0 + px) * 2
-        return idx, (dy * RAM_W + dx) * 2
+        return (py * pw + px) * 2, (dy * pw + dx) * 2

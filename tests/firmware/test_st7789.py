@@ -67,9 +67,9 @@ def test_an_spi_bus_must_say_it_has_no_miso():
 
 
 def test_start_up_clears_the_whole_glass():
+    assert len(tdisplay.colours(ST7789Chip().ram)) > 100  # noise in the RAM at power-up
     hw, b = tdisplay.make()
-    # Noise in the RAM at power-up; every pixel of the glass covered by the driver's clear.
-    assert len(tdisplay.colours(bytes(hw.display.ram))) > 100
+    assert tdisplay.colours(hw.display.ram) == {BG}  # every cell behind the glass cleared
     assert tdisplay.colours(hw.display.glass()) == {BG}
 
 
@@ -310,19 +310,21 @@ def test_chip_window_wraps_and_continues_across_writes():
     chip.spi_write(b"\x36", 0)
     chip.spi_write(b"\x00", 1)  # plain portrait addressing
     chip.spi_write(b"\x2a", 0)
-    chip.spi_write(b"\x00\x0a\x00\x0b", 1)  # columns 10-11
+    chip.spi_write(b"\x00\x3c\x00\x3d", 1)  # columns 60-61
     chip.spi_write(b"\x2b", 0)
-    chip.spi_write(b"\x00\x05\x00\x06", 1)  # rows 5-6
+    chip.spi_write(b"\x00\x2d\x00\x2e", 1)  # rows 45-46
     chip.spi_write(b"\x2c", 0)
     chip.spi_write(b"\x11\x11\x22", 1)  # a pixel split across two writes
     chip.spi_write(b"\x22\x33\x33\x44\x44\x55\x55", 1)  # the fifth pixel wraps to the window's start
     ram = chip.ram
 
-    def at(c, r):
-        return ram[(r * 240 + c) * 2] << 8 | ram[(r * 240 + c) * 2 + 1]
+    def at(c, r):  # the RAM behind the glass: the panel's 135 x 240 from RAM column 52, row 40
+        i = ((r - 40) * 135 + c - 52) * 2
+        return ram[i] << 8 | ram[i + 1]
 
-    assert (at(10, 5), at(11, 5), at(10, 6), at(11, 6)) == (0x5555, 0x2222, 0x3333, 0x4444)
+    assert (at(60, 45), at(61, 45), at(60, 46), at(61, 46)) == (0x5555, 0x2222, 0x3333, 0x4444)
     assert chip.pixels == 5
+    assert chip.pixel(60 - 52, 45 - 40) == 0  # asleep and dark: the glass shows nothing yet
 
 
 def test_chip_reset_line_and_chip_select():
