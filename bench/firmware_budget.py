@@ -46,10 +46,10 @@ STEADY = 8 * 1024  # that many bytes in a row (every SCAN bytes) must pass
 BENCH_SECONDS = 285  # the scan stops before one more round would take the bench past this
 RUN_TIMEOUT = 180
 CG_KEYS = 8  # callgrind segments of 8 and 16 keys (one and two key cycles)
-# Simulator parts the device needs headless. flashdev (the emulated flash
-# chip) is not used with a host Disk: the tree gets a one-line stand-in so its
-# code does not sit in the heap being measured.
-SIM_PARTS = ("device", "simmachine", "simparts", "simi2c", "ssd1306_chip")
+# The simulator's parts go into the tree, all but run.py (the launcher's entry)
+# and flashdev: the emulated flash chip is not used with a host Disk, so the
+# tree gets a one-line stand-in and its code does not sit in the heap measured.
+SIM_LEFT_OUT = ("run", "flashdev")
 FLASHDEV_STUB = "# bench stand-in: the store is on the host file system, no emulated flash\nFlashDev = None\n"
 
 MPY_VERSION = (
@@ -237,7 +237,7 @@ def build_tree(mpy_cross, root, sources):
         part = os.path.basename(path)[:-3]
         mpy = compile_to(mpy_cross, path, root, os.path.join("sim", part))  # size for the table
         sim_sizes.append(("firmware/sim/" + part + ".py", os.path.getsize(path), mpy))
-        if part in SIM_PARTS:
+        if part not in SIM_LEFT_OUT:
             modules["sim." + part] = path
         else:
             os.remove(os.path.join(root, "sim", part + ".mpy"))
@@ -300,7 +300,7 @@ class HeapSearch:
             self.round_s = max(self.round_s, time.time() - t0)
         return [self.results[n] for n in sizes]
 
-    def smallest(self, live):
+    def smallest(self, live, deadline):
         """Bisection (two probes a round, the range cut in three). Less than the
         live data at the end cannot work; the first probes are 1.2 and 1.3
         times that (so far it took about 1.21), then further up until one passes."""
@@ -316,8 +316,8 @@ class HeapSearch:
                 break
             lo = max(probes)
         if hi is None:
-            return None
-        while hi - lo > STEP:
+            return None, None
+        while hi - lo > STEP and time.time() + self.round_s <= deadline:
             third = (hi - lo) / 3.0
             probes = sorted({min(hi - STEP, max(lo + STEP, int(lo + third * k) // STEP * STEP)) for k in (1, 2)})
             if len(probes) == 1:  # the other core checks a size the scan above hi will want
@@ -330,7 +330,7 @@ class HeapSearch:
             for n, ok in zip(probes, passed):
                 if not ok and n < hi:
                     lo = max(lo, n)
-        return hi
+        return hi, hi - lo  # the size, and the resolution reached (STEP unless time ran out)
 
     def gaps(self, base, need=None):
         """Walking up from base over the sizes checked so far: (sizes still to
@@ -498,7 +498,7 @@ def module_costs(micropython, root, ours):
 def heap_search(micropython, root, pool, live, not_ours, deadline):
     search = HeapSearch(micropython, root, pool)
     t0 = time.time()
-    smallest = search.smallest(live)
+    smallest, resolution = search.smallest(live, deadline)
     bisect_s = time.time() - t0
     if smallest is None:
         print("Smallest heap: no heap up to 16 times the live data passes")
@@ -507,7 +507,9 @@ def heap_search(micropython, root, pool, live, not_ours, deadline):
     steady, top, complete = search.steady(smallest, deadline)
     scan_s = time.time() - t1
     fails = sorted(n for n, ok in search.results.items() if not ok and n > smallest)
-    rows = [("smallest heap found by bisection (resolution %d B)" % STEP, smallest, kb(smallest), verdict(smallest))]
+    rows = [("smallest heap found by bisection (resolution %d B%s)"
+             % (resolution, "" if resolution <= STEP else ", stopped: time"), smallest, kb(smallest),
+             verdict(smallest))]
     if steady is None:
         rows.append(("every heap from: not found in time (a size above the bisection's result failed)", "", "", ""))
         steady = smallest
