@@ -1,0 +1,194 @@
+# Games as the laptop keeps them: journals decoded with the core, written as JSON or CSV.
+#
+# The device streams each game's journal frames as they lie on its flash; this
+# module turns them into the export document of DESIGN §5 without knowing
+# anything about the link. One document:
+#
+#   {"format": "tafel-export", "version": 1,
+#    "device": {"id": "a1b2c3d4e5f6", "firmware": "0.1.0"},
+#    "exported": "2025-03-01T21:40:00Z", "cursor": 17,
+#    "games": [{"id": 7, "created": "2025-03-01T19:02:11Z" | null, "variant": "standard",
+#               "target": 500, "players": ["Anna", "Ben", "Cleo"], "values": {"swap": 50},
+#               "rounds": [{"number": 1, "winner": "Anna", "hands": [0, 36, 53], "scores": [89, 0, 0]}],
+#               "totals": [89, 0, 0], "finished": false, "ended_early": false, "winners": [],
+#               "records": 2, "damage": null}]}
+#
+# hands[i], scores[i] and totals[i] belong to players[i]; a hand is null for a
+# seat that was out of the game (challenge). "created" is null when the device
+# clock had not been set when the game began. "values" lists only the house
+# values that differ from the standard table. "records" is the number of
+# journal records the game was rebuilt from: the journal only grows, so of two
+# exports of one game the one with more records is the newer (history.py uses
+# that). "damage" says where a journal stopped being readable, if it did; the
+# game then holds what came before.
+import csv
+import io
+import json
+import time
+
+from tafel import journal, records
+from tafel.cards import DEFAULT_VALUES, RANKS
+from tafel.errors import RecordError, ScoreError
+
+FORMAT = "tafel-export"
+VERSION = 1
+CSV_FIELDS = ("device", "game", "created", "variant", "target", "round", "seat", "player",
+              "winner", "hand", "score", "total")
+
+
+class ExportError(Exception):
+    """A file that is not a Tafel export this version can read."""
+
+
+def iso(epoch):
+    """Epoch seconds as ISO 8601 UTC; None for 0 (the device clock was not set)."""
+    if not epoch:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
+
+
+def decode_journal(data):
+    """(payloads, damage) of one game's journal bytes: the records of its good
+    frames, and None or a text saying where reading stopped."""
+    frames, _, damage = journal.scan(bytes(data))
+    return [payload for _, payload in frames], damage
+
+
+def rebuild(payloads):
+    """The game replayed from its record payloads, and the number of records used.
+    A record that does not fit ends the replay there (reported as damage)."""
+    game = records.game_from_records(payloads[:1])
+    used, damage = 1, None
+    for payload in payloads[1:]:
+        try:
+            game.apply(payload)
+        except (RecordError, ScoreError) as err:
+            damage = "record %d does not fit: %s" % (used, err)
+            break
+        used += 1
+    return game, used, damage
+
+
+def game_doc(game, records_used=None, damage=None):
+    """One game of the export document, from a tafel.Game."""
+    rounds = []
+    for rnd in game.rounds:
+        rounds.append({"number": rnd.index + 1, "winner": rnd.winner,
+                       "hands": list(rnd.hands), "scores": list(rnd.scores)})
+    values = {RANKS[r]: game.values[r] for r in range(len(RANKS)) if game.values[r] != DEFAULT_VALUES[r]}
+    return {
+        "id": game.game_id,
+        "created": iso(game.created),
+        "variant": game.variant,
+        "target": game.target,
+        "players": list(game.players),
+        "values": values,
+        "rounds": rounds,
+        "totals": [total for _, total in game.totals()],
+        "finished": game.finished,
+        "ended_early": game.ended_early,
+        "winners": game.winners(),
+        "records": records_used,
+        "damage": damage,
+    }
+
+
+def game_from_journal(data, game_id=None):
+    """One game of the export document from its journal bytes. A journal that
+    cannot even be started (no readable create record) raises RecordError."""
+    payloads, damage = decode_journal(data)
+    if not payloads:
+        raise RecordError(damage or "empty journal")
+    game, used, misfit = rebuild(payloads)
+    if game_id is not None and game.game_id != game_id:
+        raise RecordError("journal of game %d sent as game %d" % (game.game_id, game_id))
+    return game_doc(game, used, damage or misfit)
+
+
+def document(device_id, firmware, games, cursor=None, exported=None):
+    """The whole export: `games` are game dicts (game_doc / game_from_journal)."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "device": {"id": device_id, "firmware": firmware},
+        "exported": iso(int(time.time() if exported is None else exported)),
+        "cursor": cursor,
+        "games": sorted(games, key=lambda g: g["id"]),
+    }
+
+
+def check(doc, source="export"):
+    """The document, if it is an export this version reads; else ExportError."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ExportError("%s is not a Tafel export (no \"format\": \"%s\")" % (source, FORMAT))
+    if doc.get("version") != VERSION:
+        raise ExportError("%s is a Tafel export of version %r; this tafel reads version %d"
+                          % (source, doc.get("version"), VERSION))
+    device = doc.get("device")
+    if not isinstance(device, dict) or not isinstance(device.get("id"), str) or not device["id"]:
+        raise ExportError("%s names no device id" % source)
+    games = doc.get("games")
+    if not isinstance(games, list):
+        raise ExportError("%s has no list of games" % source)
+    for game in games:
+        _check_game(game, source)
+    return doc
+
+
+def _check_game(game, source):
+    try:
+        n = len(game["players"])
+        ok = isinstance(game["id"], int) and n >= 2 and len(game["totals"]) == n
+        for rnd in game["rounds"]:
+            ok = ok and len(rnd["hands"]) == n and len(rnd["scores"]) == n
+        ok = ok and isinstance(game["winners"], list)
+    except (KeyError, TypeError):
+        ok = False
+    if not ok:
+        raise ExportError("%s holds a game that is not well-formed (id %r)"
+                          % (source, game.get("id") if isinstance(game, dict) else None))
+
+
+def load(path):
+    """An export file, checked."""
+    try:
+        with open(path, encoding="utf-8") as src:
+            doc = json.load(src)
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise ExportError("cannot read %s: %s" % (path, err)) from None
+    return check(doc, str(path))
+
+
+def to_json(doc):
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def csv_rows(doc):
+    """One row per seat per round, with the seat's running total after the round."""
+    device = doc["device"]["id"]
+    for game in doc["games"]:
+        running = [0] * len(game["players"])
+        for rnd in game["rounds"]:
+            for seat, player in enumerate(game["players"]):
+                running[seat] += rnd["scores"][seat]
+                yield {
+                    "device": device, "game": game["id"], "created": game["created"] or "",
+                    "variant": game["variant"], "target": game["target"], "round": rnd["number"],
+                    "seat": seat + 1, "player": player, "winner": int(rnd["winner"] == player),
+                    "hand": "" if rnd["hands"][seat] is None else rnd["hands"][seat],
+                    "score": rnd["scores"][seat], "total": running[seat],
+                }
+
+
+def to_csv(doc):
+    out = io.StringIO()
+    writer = csv.DictWriter(out, CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(csv_rows(doc))
+    return out.getvalue()
+
+
+def render(doc, fmt):
+    if fmt == "csv":
+        return to_csv(doc)
+    return to_json(doc)

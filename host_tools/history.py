@@ -1,0 +1,169 @@
+# The history across evenings and devices: exports imported into one SQLite database.
+#
+# A game is keyed by (device id, game id): devices never reuse a game id, so
+# several devices merge without clashes. Importing is idempotent: a game
+# already there with as many journal records is left alone; one with more
+# records (the same game exported again after further rounds) replaces it.
+# The journal only grows, so the record count says which copy is newer, and
+# an old export imported late never rolls a game back.
+#
+# Tables (for anyone who wants to query them with sqlite3):
+#   games(device, id, created, imported, variant, target, players, totals, winners,
+#         finished, records, doc)       doc: the game's export JSON; created NULL = clock unset
+#   seats(device, game, seat, player, total, won)
+#   rounds(device, game, number, seat, player, hand, score, winner)
+# Statistics (stats.py) and charts read the games back as export dicts.
+import calendar
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+from .sim import user_data_dir
+
+SCHEMA = 1
+EVENING_SHIFT = 6 * 3600  # a game started before 6 in the morning belongs to the evening before
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS devices(id TEXT PRIMARY KEY, firmware TEXT, last_import INTEGER);
+CREATE TABLE IF NOT EXISTS games(
+    device TEXT NOT NULL, id INTEGER NOT NULL, created INTEGER, imported INTEGER NOT NULL,
+    variant TEXT, target INTEGER, players TEXT, totals TEXT, winners TEXT, finished INTEGER,
+    records INTEGER, doc TEXT NOT NULL, PRIMARY KEY(device, id));
+CREATE TABLE IF NOT EXISTS seats(
+    device TEXT NOT NULL, game INTEGER NOT NULL, seat INTEGER NOT NULL, player TEXT NOT NULL,
+    total INTEGER, won INTEGER, PRIMARY KEY(device, game, seat));
+CREATE TABLE IF NOT EXISTS rounds(
+    device TEXT NOT NULL, game INTEGER NOT NULL, number INTEGER NOT NULL, seat INTEGER NOT NULL,
+    player TEXT NOT NULL, hand INTEGER, score INTEGER, winner INTEGER,
+    PRIMARY KEY(device, game, number, seat));
+CREATE INDEX IF NOT EXISTS seats_player ON seats(player);
+"""
+
+
+class HistoryError(Exception):
+    """A database that cannot be opened or is not Tafel's."""
+
+
+def default_path():
+    return user_data_dir() / "history.sqlite3"
+
+
+def epoch(iso_text):
+    """ISO 8601 UTC as written by export.iso, back to epoch seconds (None stays None)."""
+    if not iso_text:
+        return None
+    return calendar.timegm(time.strptime(iso_text, "%Y-%m-%dT%H:%M:%SZ"))
+
+
+def evening_of(when):
+    """The evening (YYYY-MM-DD, local time) a game begun at epoch `when` belongs to."""
+    return time.strftime("%Y-%m-%d", time.localtime(when - EVENING_SHIFT))
+
+
+class History:
+    def __init__(self, path=None):
+        self.path = Path(path) if path is not None else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(self.path))
+            self.db.executescript(_TABLES)
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is None:
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+                self.db.commit()
+            elif row[0] != str(SCHEMA):
+                raise HistoryError("%s has history schema %s; this tafel knows %d" % (self.path, row[0], SCHEMA))
+        except sqlite3.DatabaseError as err:
+            raise HistoryError("cannot use %s as the history database: %s" % (self.path, err)) from None
+
+    def close(self):
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- importing ---------------------------------------------------------
+
+    def import_doc(self, doc, now=None):
+        """Import one export document (checked by export.check); returns
+        {"added": n, "updated": n, "unchanged": n}."""
+        now = int(time.time() if now is None else now)
+        device = doc["device"]["id"]
+        counts = {"added": 0, "updated": 0, "unchanged": 0}
+        with self.db:  # one transaction: a file is imported whole or not at all
+            self.db.execute(
+                "INSERT INTO devices VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+                "firmware = excluded.firmware, last_import = excluded.last_import",
+                (device, doc["device"].get("firmware"), now))
+            for game in doc["games"]:
+                counts[self._import_game(device, game, now)] += 1
+        return counts
+
+    def _import_game(self, device, game, now):
+        old = self.db.execute("SELECT records, imported, doc FROM games WHERE device = ? AND id = ?",
+                              (device, game["id"])).fetchone()
+        doc = json.dumps(game, ensure_ascii=False, sort_keys=True)
+        records = game.get("records") or 0
+        if old is not None and (old[2] == doc or (old[0] or 0) >= records):
+            return "unchanged"
+        imported = old[1] if old is not None else now
+        for table, key in (("games", "id"), ("seats", "game"), ("rounds", "game")):
+            self.db.execute("DELETE FROM %s WHERE device = ? AND %s = ?" % (table, key), (device, game["id"]))
+        self.db.execute(
+            "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (device, game["id"], epoch(game.get("created")), imported, game["variant"], game["target"],
+             json.dumps(game["players"], ensure_ascii=False), json.dumps(game["totals"]),
+             json.dumps(game["winners"], ensure_ascii=False), int(bool(game.get("finished"))), records, doc))
+        for seat, player in enumerate(game["players"]):
+            self.db.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
+                            (device, game["id"], seat, player, game["totals"][seat],
+                             int(player in game["winners"])))
+            for rnd in game["rounds"]:
+                self.db.execute("INSERT INTO rounds VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                (device, game["id"], rnd["number"], seat, player, rnd["hands"][seat],
+                                 rnd["scores"][seat], int(rnd["winner"] == player)))
+        return "added" if old is None else "updated"
+
+    # ---- reading -------------------------------------------------------------
+
+    def games(self, evening=None):
+        """Every game as its export dict plus "device", "when" (epoch: created, else
+        first imported) and "evening", oldest first; only one evening's if given."""
+        out = []
+        for device, created, imported, doc in self.db.execute(
+                "SELECT device, created, imported, doc FROM games"):
+            game = json.loads(doc)
+            game["device"] = device
+            game["when"] = created if created is not None else imported
+            game["evening"] = evening_of(game["when"])
+            if evening is None or game["evening"] == evening:
+                out.append(game)
+        out.sort(key=lambda g: (g["when"], g["device"], g["id"]))
+        return out
+
+    def evenings(self):
+        return sorted({game["evening"] for game in self.games()})
+
+    def find_game(self, ref):
+        """A game by "ID" (if only one device has it) or "DEVICE:ID"; HistoryError if none or several."""
+        device, sep, number = ref.rpartition(":")
+        try:
+            game_id = int(number)
+        except ValueError:
+            raise HistoryError("a game is ID or DEVICE:ID (e.g. 7 or a1b2c3:7), not '%s'" % ref) from None
+        found = [g for g in self.games() if g["id"] == game_id and (not sep or g["device"] == device)]
+        if not found:
+            raise HistoryError("no game %s in %s" % (ref, self.path))
+        if len(found) > 1:
+            raise HistoryError("game %d is there from several devices (%s): say which, e.g. %s:%d"
+                               % (game_id, ", ".join(g["device"] for g in found), found[0]["device"], game_id))
+        return found[0]
+
+    def counts(self):
+        return {table: self.db.execute("SELECT COUNT(*) FROM %s" % table).fetchone()[0]
+                for table in ("devices", "games", "seats", "rounds")}

@@ -1,0 +1,188 @@
+# The history database: idempotent imports, devices merging, statistics, charts and the evening report.
+import html.parser
+import json
+import sqlite3
+
+import pytest
+
+from export_fixtures import EVENING, comeback_game, doc, play, worked_example
+from tafel_host import charts, history, report, stats
+from tafel_host.cli import main
+from tafel_host.history import History, HistoryError
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def snapshot(path):
+    db = sqlite3.connect(str(path))
+    try:
+        return {t: db.execute("SELECT * FROM %s ORDER BY 1, 2" % t).fetchall() for t in ("games", "seats", "rounds")}
+    finally:
+        db.close()
+
+
+def test_import_twice_changes_nothing(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    exported = doc([worked_example(), comeback_game()])
+    with History(path) as hist:
+        assert hist.import_doc(exported, now=100) == {"added": 2, "updated": 0, "unchanged": 0}
+    before = snapshot(path)
+    with History(path) as hist:
+        assert hist.import_doc(exported, now=200) == {"added": 0, "updated": 0, "unchanged": 2}
+        assert hist.counts() == {"devices": 1, "games": 2, "seats": 6, "rounds": 12}
+    assert snapshot(path) == before
+
+
+def test_two_devices_merge_and_same_ids_stay_apart(tmp_path):
+    with History(tmp_path / "h.sqlite3") as hist:
+        hist.import_doc(doc([worked_example(game_id=1)], device="dev-a"))
+        hist.import_doc(doc([comeback_game(game_id=1)], device="dev-b"))
+        games = hist.games()
+        assert sorted((g["device"], g["id"]) for g in games) == [("dev-a", 1), ("dev-b", 1)]
+        assert hist.counts()["devices"] == 2
+        with pytest.raises(HistoryError, match="several devices"):
+            hist.find_game("1")
+        assert hist.find_game("dev-b:1")["winners"] == ["Cleo"]
+        with pytest.raises(HistoryError, match="no game"):
+            hist.find_game("dev-c:1")
+
+
+def test_a_later_export_of_a_game_replaces_it_and_an_older_one_does_not(tmp_path):
+    early = doc([worked_example()])
+    _, longer = play([("Anna", {"Ben": [7, 9, 20], "Cleo": [50, 3]}), ("Ben", {"Anna": 10, "Cleo": 5})])
+    late = doc([(None, longer)])
+    with History(tmp_path / "h.sqlite3") as hist:
+        hist.import_doc(early)
+        assert hist.import_doc(late) == {"added": 0, "updated": 1, "unchanged": 0}
+        assert hist.import_doc(early) == {"added": 0, "updated": 0, "unchanged": 1}
+        (game,) = hist.games()
+        assert game["totals"] == [89, 15, 0] and len(game["rounds"]) == 2
+        assert hist.counts()["rounds"] == 6
+
+
+def test_statistics_on_a_constructed_history():
+    _, g1 = worked_example(game_id=1)  # unfinished: Anna 89
+    _, g2 = comeback_game(game_id=2)  # Cleo wins from 100 behind
+    _, g3 = play([("Anna", {"Ben": 150, "Cleo": 60})], target=200, game_id=3)  # Anna 210, wins at once
+    games = doc([(None, g1), (None, g2), (None, g3)])["games"]
+    by_name = {s.name: s for s in stats.per_player(games)}
+    anna, ben, cleo = by_name["Anna"], by_name["Ben"], by_name["Cleo"]
+    assert (anna.games, anna.finished, anna.wins, anna.win_rate) == (3, 2, 1, 0.5)
+    assert (cleo.wins, cleo.win_rate, ben.wins, ben.win_rate) == (1, 0.5, 0, 0.0)
+    assert anna.rounds == 5 and anna.points == 89 + 210
+    assert anna.points_per_round == pytest.approx(299 / 5)
+    assert ben.points_per_round == pytest.approx(100 / 5)
+    assert cleo.comeback == 100 and cleo.comeback_game == "?:2"
+    assert anna.comeback == 0  # won game 3 in one round, never behind
+    assert [s.name for s in stats.per_player(games)][:2] == ["Anna", "Cleo"]
+
+
+def test_comeback_in_a_penalty_game_counts_from_the_lowest_total():
+    rounds = [(None, {"Anna": 50, "Ben": 0, "Cleo": 10}), (None, {"Anna": 0, "Ben": 60, "Cleo": 50})]
+    _, data = play(rounds, variant="penalty", target=60)
+    (game,) = doc([(None, data)])["games"]
+    assert game["winners"] == ["Anna"] and game["totals"] == [50, 60, 60]
+    assert stats.deficits(game, 0) == [50, 0]
+    assert stats.comeback(game, "Anna") == 50 and stats.comeback(game, "Ben") == 0
+
+
+def test_games_belong_to_the_evening_they_began_and_unset_clocks_to_their_import(tmp_path):
+    late_night = EVENING + 7 * 3600  # past midnight: still the same evening
+    with History(tmp_path / "h.sqlite3") as hist:
+        hist.import_doc(doc([worked_example(created=EVENING), comeback_game(created=late_night)]))
+        hist.import_doc(doc([worked_example(game_id=5, created=0)], device="dev-b"), now=EVENING + 86400 * 3)
+        assert hist.evenings() == [history.evening_of(EVENING), history.evening_of(EVENING + 86400 * 3)]
+        assert history.evening_of(late_night) == history.evening_of(EVENING)
+        assert [g["id"] for g in hist.games(history.evening_of(EVENING))] == [1, 2]
+
+
+def test_chart_is_a_png():
+    (game,) = doc([comeback_game()])["games"]
+    data = charts.progression_png(game)
+    assert data.startswith(PNG) and len(data) > 2000
+
+
+class StrictParser(html.parser.HTMLParser):
+    """Checks that every element that must close is closed in order; collects images' sources."""
+    VOID = {"meta", "img", "br", "hr", "link", "input"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.images, self.refs = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "img":
+            self.images.append(attrs["src"])
+        for key in ("src", "href"):
+            if key in attrs:
+                self.refs.append(attrs[key])
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, "</%s> closes %s" % (tag, self.stack[-1:])
+        self.stack.pop()
+
+
+def test_report_is_one_self_contained_html_page(tmp_path):
+    games = doc([worked_example(), comeback_game()])["games"]
+    for g in games:
+        g["device"], g["when"] = "dev-a", EVENING
+    page = report.evening_html(games, "2025-03-01")
+    parser = StrictParser()
+    parser.feed(page)
+    parser.close()
+    assert parser.stack == []
+    assert len(parser.images) == 2 and all(src.startswith("data:image/png;base64,") for src in parser.images)
+    assert all(ref.startswith("data:") for ref in parser.refs)
+    assert "Anna" in page and "+89" in page and "Won by Cleo." in page
+
+
+def test_names_are_escaped_in_the_report():
+    _, data = play([("A<b>", {"Ben": 3, "C&D": 4})], players=("A<b>", "Ben", "C&D"))
+    games = doc([(None, data)])["games"]
+    games[0]["device"], games[0]["when"] = "d", EVENING
+    page = report.evening_html(games, "2025-03-01", with_charts=False)
+    assert "A&lt;b&gt;" in page and "C&amp;D" in page and "<b>" not in page
+
+
+# -- the commands --
+
+def test_cli_import_history_chart_report(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    db = str(tmp_path / "h.sqlite3")
+    (tmp_path / "a.json").write_text(json.dumps(doc([worked_example(), comeback_game()])))
+    (tmp_path / "b.json").write_text(json.dumps(doc([comeback_game(game_id=9)], device="dev-b")))
+    assert main(["history", "--db", db, "import", "a.json", "b.json"]) == 0
+    assert main(["history", "import", "a.json", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "a.json: 2 new, 0 updated, 0 already there" in out
+    assert "a.json: 0 new, 0 updated, 2 already there" in out
+    assert main(["history", "--db", db]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("3 games (2 finished)")
+    assert lines[1].split()[:3] == ["player", "games", "wins"]
+    assert lines[2].split()[:3] == ["Cleo", "3", "2"]
+    assert main(["chart", "dev-a:2", "--db", db, "-o", "c.png"]) == 0
+    assert (tmp_path / "c.png").read_bytes().startswith(PNG)
+    assert main(["report", "--db", db]) == 0
+    assert list(tmp_path.glob("tafel-*.html"))
+
+
+def test_cli_refuses_what_is_not_an_export_and_unknown_games(tmp_path, capsys):
+    db = str(tmp_path / "h.sqlite3")
+    (tmp_path / "x.json").write_text("{}")
+    assert main(["history", "import", str(tmp_path / "x.json"), "--db", db]) == 2
+    assert main(["history", "import", str(tmp_path / "missing.json"), "--db", db]) == 2
+    assert main(["chart", "7", "--db", db]) == 2
+    assert main(["report", "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert "not a Tafel export" in err and "cannot read" in err and "no game 7" in err
+
+
+def test_a_file_that_is_not_a_database_is_reported(tmp_path):
+    bad = tmp_path / "h.sqlite3"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(HistoryError, match="cannot use"):
+        History(bad)
