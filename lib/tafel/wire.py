@@ -1,0 +1,284 @@
+# The serial link's wire format, shared by the device and the laptop (docs/protocol.md).
+#
+# The USB serial is also the MicroPython REPL, so everything on it is a line
+# of printable ASCII: no byte is ever 0x00-0x1F except the closing "\n", so
+# nothing looks like Ctrl-A..Ctrl-E (raw REPL, paste mode, soft reset) or
+# Ctrl-C. A frame is one line:
+#   "~" base64(kind u8 | seq u16 LE | body | CRC32 u32 LE) "\n"
+# The CRC covers kind, seq and body. Bodies are built from the record codec's
+# varints and texts (tafel.records), so both ends share one set of readers.
+#
+# The handshake is a bare line: the host sends "TAFEL?", the device answers
+# "TAFEL! proto=1 id=... fw=... window=... chunk=... rx=...".
+# The device imports only what it sends; parse_* and journal_records() are
+# for the host (they run on MicroPython too, for the tests).
+import struct
+from binascii import a2b_base64, b2a_base64, crc32
+
+from .compat import const
+from .records import Reader, put_text, put_varint
+
+PROTOCOL = const(1)
+HANDSHAKE = b"TAFEL?"
+HANDSHAKE_REPLY = b"TAFEL!"
+OVERHEAD = const(7)  # kind, seq, CRC
+MAX_REQUEST = const(140)  # body bytes of a host -> device frame: its line is at most 200 bytes
+MAX_REQUEST_LINE = const(200)  # "~", base64 of 147 bytes, "\n"
+MAX_REPLY = const(1200)  # body bytes of a device -> host frame
+MAX_LINE = const(1700)  # longest line a host should accept (base64 of MAX_REPLY + 7, with margin)
+
+# Host -> device: requests (each answered by OK or ERR), and ACK (never answered).
+HELLO = const(0x01)
+INFO = const(0x02)
+LIST = const(0x03)
+EXPORT = const(0x04)
+ACK = const(0x05)
+CANCEL = const(0x06)
+CLOCK = const(0x07)
+ROSTER_PUSH = const(0x08)
+ROSTER_PULL = const(0x09)
+MARK = const(0x0A)
+DELETE = const(0x0B)
+WIPE = const(0x0C)
+BYE = const(0x0D)
+UPDATE_BEGIN = const(0x10)  # 0x10-0x17: the update transfer (issue 7); "unsupported" for now
+UPDATE_CHUNK = const(0x11)
+UPDATE_END = const(0x12)
+UPDATE_STATUS = const(0x13)
+# Device -> host: replies carry the request's seq; stream frames count 0, 1, 2 ... per export.
+OK = const(0x40)
+ERR = const(0x41)
+GAME = const(0x42)
+DATA = const(0x43)
+GEND = const(0x44)
+DONE = const(0x45)
+
+NAMES = {
+    HELLO: "hello", INFO: "info", LIST: "list", EXPORT: "export", ACK: "ack", CANCEL: "cancel",
+    CLOCK: "clock", ROSTER_PUSH: "roster_push", ROSTER_PULL: "roster_pull", MARK: "mark",
+    DELETE: "delete", WIPE: "wipe", BYE: "bye", UPDATE_BEGIN: "update_begin",
+    UPDATE_CHUNK: "update_chunk", UPDATE_END: "update_end", UPDATE_STATUS: "update_status",
+    OK: "ok", ERR: "err", GAME: "game", DATA: "data", GEND: "gend", DONE: "done",
+}
+
+# EXPORT modes
+ONE = const(0)
+ALL = const(1)
+SINCE = const(2)
+
+# Summary and GAME flags (the index's bits, plus LIVE)
+FINISHED = const(1)
+EXPORTED = const(2)
+DAMAGED = const(4)
+LIVE = const(16)  # journal segments in live/: being played, or played on since it was put away
+
+# ROSTER_PUSH flags
+FIRST = const(1)
+LAST = const(2)
+
+# GEND status
+WHOLE = const(0)
+CHANGED = const(1)  # a file shrank or vanished while it was sent: export the game again
+
+
+class WireError(ValueError):
+    """A line that is not a good frame; `code` is the ERR code the device answers with."""
+
+    def __init__(self, code, detail=""):
+        ValueError.__init__(self, code + (": " + detail if detail else ""))
+        self.code = code
+
+
+# ---- frames ------------------------------------------------------------------------
+
+
+def encode(kind, seq, body=b""):
+    """One frame as a line, "~...\\n"."""
+    head = struct.pack("<BH", kind, seq & 0xFFFF)
+    crc = crc32(body, crc32(head))
+    return b"~" + b2a_base64(head + body + struct.pack("<I", crc))  # b2a_base64 ends with "\n"
+
+
+def decode(line):
+    """(kind, seq, body) of a frame line ("~" base64, "\\r\\n" or "\\n" optional).
+    Raises WireError("bad_frame", why) for anything else."""
+    end = len(line)
+    while end and line[end - 1] in (10, 13):
+        end -= 1
+    if end < 2 or line[0] != 0x7E:
+        raise WireError("bad_frame", "not a frame")
+    try:
+        raw = a2b_base64(bytes(line[1:end]))
+    except ValueError:  # binascii.Error on CPython
+        raise WireError("bad_frame", "not base64")
+    if len(raw) < OVERHEAD:
+        raise WireError("bad_frame", "too short")
+    if crc32(memoryview(raw)[:-4]) != struct.unpack_from("<I", raw, len(raw) - 4)[0]:
+        raise WireError("bad_frame", "bad CRC")
+    kind, seq = struct.unpack_from("<BH", raw)
+    return kind, seq, raw[3:-4]
+
+
+def encoded_size(body_size):
+    """Bytes on the wire of a frame with a body of body_size bytes, "~" and "\\n" included."""
+    return 2 + (body_size + OVERHEAD + 2) // 3 * 4
+
+
+# ---- handshake ---------------------------------------------------------------------
+
+
+def hello_line(device_id, firmware, window, chunk):
+    """The device's answer to "TAFEL?"; values never hold spaces."""
+    return ("TAFEL! proto=%d id=%s fw=%s window=%d chunk=%d rx=%d\n" % (
+        PROTOCOL, device_id, firmware, window, chunk, MAX_REQUEST)).encode()
+
+
+def parse_hello(line):
+    """The handshake answer as a dict (numbers as int); raises WireError if it is none."""
+    if isinstance(line, (bytes, bytearray)):
+        line = bytes(line).decode("ascii", "replace")
+    words = line.split()
+    if not words or words[0] != "TAFEL!":
+        raise WireError("bad_hello", line[:40])
+    out = {}
+    for word in words[1:]:
+        key, _, value = word.partition("=")
+        out[key] = int(value) if value.isdigit() else value
+    for key in ("proto", "id", "fw", "window", "chunk", "rx"):
+        if key not in out:
+            raise WireError("bad_hello", "no " + key)
+    return out
+
+
+# ---- bodies ------------------------------------------------------------------------
+
+
+class Body(Reader):
+    """Reads a frame body: byte(), varint(), text() (from tafel.records.Reader), rest()."""
+
+    def rest(self):
+        out = bytes(self.data[self.pos:])
+        self.pos = len(self.data)
+        return out
+
+    def texts(self):
+        return [self.text() for _ in range(self.byte())]
+
+
+def error_body(code, detail=""):
+    out = bytearray()
+    put_text(out, code)
+    put_text(out, detail[:60])
+    return bytes(out)
+
+
+def parse_error(body):
+    """(code, detail) of an ERR body."""
+    r = Body(body)
+    return r.text(), r.text()
+
+
+def put_summary(out, e, flags, size):
+    """A game's summary as LIST sends it: e is the store's index.Entry (or alike)."""
+    put_varint(out, e.id)
+    out.append(flags)
+    for n in (e.created, e.target, e.rounds, e.winner_mask, size):
+        put_varint(out, n)
+    put_text(out, e.variant)
+    out.append(len(e.players))
+    for name in e.players:
+        put_text(out, name)
+
+
+def read_summary(r):
+    """The next summary from a Body, as a dict (host side)."""
+    game_id = r.varint()
+    flags = r.byte()
+    created, target, rounds, mask, size = [r.varint() for _ in range(5)]
+    variant = r.text()
+    players = r.texts()
+    return {
+        "id": game_id, "created": created, "variant": variant, "target": target,
+        "players": players, "rounds": rounds, "size": size,
+        "winners": [players[s] for s in range(len(players)) if mask >> s & 1],
+        "finished": bool(flags & FINISHED), "exported": bool(flags & EXPORTED),
+        "damaged": bool(flags & DAMAGED), "live": bool(flags & LIVE),
+    }
+
+
+def parse_list(body):
+    """(more, [summary dict]) of a LIST reply."""
+    r = Body(body)
+    more = r.byte()
+    return bool(more), [read_summary(r) for _ in range(r.varint())]
+
+
+def parse_info(body):
+    r = Body(body)
+    out = {}
+    for key in ("free_kb", "total_kb", "games", "running", "clock", "next_id"):
+        out[key] = r.varint()
+    out["firmware"] = r.text()
+    out["flash"] = r.text()
+    out["clock_set"] = out["clock"] != 0
+    return out
+
+
+def parse_game(body):
+    """(game id, flags, [(file number, size)]) of a GAME frame; file 0 is the closed
+    journal games/<id>.tj, file n + 1 the live segment live/<id>.<n>."""
+    r = Body(body)
+    game_id = r.varint()
+    flags = r.byte()
+    files = [(r.varint(), r.varint()) for _ in range(r.varint())]
+    return game_id, flags, files
+
+
+def parse_data(body):
+    """(game id, file number, offset, bytes) of a DATA frame."""
+    r = Body(body)
+    return r.varint(), r.varint(), r.varint(), r.rest()
+
+
+def parse_numbers(body, count):
+    """The first `count` varints of a body (GEND, DONE, EXPORT's OK, ...)."""
+    r = Body(body)
+    return [r.varint() for _ in range(count)]
+
+
+def format_cursor(game_id, records):
+    return "%d:%d" % (game_id, records)
+
+
+def parse_cursor(text):
+    """(game id, record count) from "G:S"; raises ValueError."""
+    g, sep, s = text.partition(":")
+    if not sep or not g.isdigit() or not s.isdigit():
+        raise ValueError("a cursor is GAME:RECORDS, e.g. 12:40, not %r" % (text,))
+    return int(g), int(s)
+
+
+def journal_records(files):
+    """(payloads, problems) of one game from its files' bytes, in the order GAME
+    lists them: the closed journal first, then the live segments. As on the
+    device, a frame whose number was seen in an earlier file is skipped, and
+    the game stops at the first gap in the numbers."""
+    from io import BytesIO
+
+    from .journal import FrameReader
+
+    payloads = []
+    problems = []
+    for data in files:
+        walk = FrameReader(BytesIO(bytes(data)))
+        for seq, payload in walk:
+            if seq < len(payloads):
+                continue
+            if seq > len(payloads):
+                problems.append("records %d to %d are missing" % (len(payloads), seq - 1))
+                return payloads, problems
+            payloads.append(payload)
+        if walk.problem is not None:
+            problems.append(walk.problem)
+    return payloads, problems
+
