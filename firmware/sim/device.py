@@ -87,7 +87,11 @@ class Device:
         self.seen = glass
         # Mono glass (SSD1306): MONO_VLSB pages; colour glass (ST7789): RGB565 big-endian, row by row.
         kind = "snap565" if getattr(self.chip, "colour", False) else "snap"
-        out.write("%s %d %d %s\n" % (kind, self.chip.width, self.chip.height, _hex(glass)))
+        out.write("%s %d %d " % (kind, self.chip.width, self.chip.height))
+        # In pieces: a colour glass in one piece would be 130 KB of hex at once.
+        for i in range(0, len(glass), 2048):
+            out.write(_hex(glass[i:i + 2048]))
+        out.write("\n")
         for line in self.app.canvas.screen_text():
             out.write("text %s\n" % line)
         out.write("end\n")
