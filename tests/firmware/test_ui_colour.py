@@ -52,9 +52,11 @@ def test_snap_says_rgb565():
     dev = device()
     out = Out()
     dev.snap(out)
-    head = out.lines[0].split()
+    lines = "".join(out.lines).split("\n")
+    head = lines[0].split()
     assert head[:3] == ["snap565", "240", "135"] and len(head[3]) == 240 * 135 * 4
-    assert out.lines[-1] == "end\n"
+    assert bytes(dev.chip.glass()) == bytes.fromhex(head[3])
+    assert lines[1].startswith("text ") and lines[-2:] == ["end", ""]
 
 
 def test_display_sleep_and_wake_on_the_colour_board():
