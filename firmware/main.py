@@ -1,5 +1,6 @@
 # Device entry: the board from its profile, the flash store, the app and its loop.
 import asyncio
+import sys
 
 import machine
 
@@ -15,10 +16,36 @@ PROFILE = "/board.json"
 
 
 def run():
-    hw = board.build(board.load_profile(PROFILE), machine)
+    profile = board.load_profile(PROFILE)
+    hw = board.build(profile, machine)
     clock = DeviceClock()
-    app = start(hw.display, Store(Disk(None, "/data")), clock)
-    asyncio.run(Runner(app, hw, EventQueue()).run(clock))
+    link = []  # the Link, once there is one: crash reports stay off the serial in its sessions
+
+    def log(err):
+        if not (link and link[0].active):
+            sys.print_exception(err)
+
+    app = start(hw.display, Store(Disk(None, "/data")), clock, log=log)
+    link.append(_link(profile, app, log))
+    try:
+        asyncio.run(Runner(app, hw, EventQueue(), link[0]).run(clock))
+    finally:
+        link[0].end()  # Ctrl-C works again at the REPL, whatever stopped the app
+
+
+def _link(profile, app, log):
+    # The protocol of docs/protocol.md on the USB serial, beside the REPL.
+    import binascii
+
+    from link.link import Link
+    from link.transport import StreamTransport
+
+    serial = profile.get("serial") or {}
+    baud = serial.get("baud", 115200)
+    native = bool(serial.get("native_usb"))
+    transport = StreamTransport(sys.stdin.buffer, sys.stdout.buffer, 0 if native else baud // 10, native)
+    device_id = "esp32-" + binascii.hexlify(machine.unique_id()).decode()
+    return Link(transport, app, device_id, log)
 
 
 run()

@@ -11,11 +11,13 @@ STEP_MS = 10
 
 
 class Runner:
-    def __init__(self, app, board, queue):
+    def __init__(self, app, board, queue, link=None):
+        """link: a link.Link serving the USB serial, or None."""
         self.app = app
         self.keypad = board.keypad
         self.encoder = board.encoder
         self.queue = queue
+        self.link = link
 
     def step(self, now):
         queue = self.queue
@@ -31,6 +33,8 @@ class Runner:
         app = self.app
         while len(queue):
             app.key(NAMES[queue.get()])
+        if self.link is not None:
+            self.link.poll(now)
         app.tick()
         app.render()
 

@@ -5,7 +5,7 @@ import sys
 from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
-from . import __version__, hardware, history_cli, sim
+from . import __version__, hardware, history_cli, link_cli, sim
 
 
 def _parse_values(pairs):
@@ -52,6 +52,7 @@ def build_parser():
     cmd.set_defaults(run=points)
     sim.add_parser(commands)
     hardware.add_parser(commands)
+    link_cli.add_parsers(commands)
     history_cli.add_parsers(commands)
     return parser
 

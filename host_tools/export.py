@@ -26,7 +26,7 @@ import io
 import json
 import time
 
-from tafel import journal, records
+from tafel import records, wire
 from tafel.cards import DEFAULT_VALUES, RANKS
 from tafel.errors import RecordError, ScoreError
 
@@ -45,13 +45,6 @@ def iso(epoch):
     if not epoch:
         return None
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
-
-
-def decode_journal(data):
-    """(payloads, damage) of one game's journal bytes: the records of its good
-    frames, and None or a text saying where reading stopped."""
-    frames, _, damage = journal.scan(bytes(data))
-    return [payload for _, payload in frames], damage
 
 
 def rebuild(payloads):
@@ -93,16 +86,22 @@ def game_doc(game, records_used=None, damage=None):
     }
 
 
-def game_from_journal(data, game_id=None):
-    """One game of the export document from its journal bytes. A journal that
-    cannot even be started (no readable create record) raises RecordError."""
-    payloads, damage = decode_journal(data)
+def game_from_files(files, game_id=None):
+    """One game of the export document from its journal files' bytes, in the
+    order the device lists them (closed journal, then live segments)."""
+    payloads, problems = wire.journal_records(files)
     if not payloads:
-        raise RecordError(damage or "empty journal")
+        raise RecordError("; ".join(problems) or "empty journal")
     game, used, misfit = rebuild(payloads)
     if game_id is not None and game.game_id != game_id:
         raise RecordError("journal of game %d sent as game %d" % (game.game_id, game_id))
-    return game_doc(game, used, damage or misfit)
+    damage = "; ".join(problems + ([misfit] if misfit else [])) or None
+    return game_doc(game, used, damage)
+
+
+def game_from_journal(data, game_id=None):
+    """One game from a single journal's bytes (a closed games/<id>.tj)."""
+    return game_from_files([data], game_id)
 
 
 def document(device_id, firmware, games, cursor=None, exported=None):

@@ -22,8 +22,14 @@ HOLD_MS = 50  # a key press: held long enough for the keypad's debounce, then le
 
 
 class Device:
-    def __init__(self, profile_path, flash_path=None, epoch=0, flash=None, disk=None):
+    def __init__(self, profile_path, flash_path=None, epoch=0, flash=None, disk=None,
+                 serial=None, device_id="sim"):
+        """serial: the USB serial's transport (link/transport.py, or a test's
+        fake), served by the link as on the device; None: no serial."""
         profile = board.load_profile(profile_path)
+        self.serial = serial
+        self.device_id = device_id
+        self.link = None
         self.machine = simmachine.from_profile(profile)
         self.board = board.build(profile, self.machine)
         if disk is None:  # the emulated flash chip with LittleFS on it
@@ -34,7 +40,11 @@ class Device:
             self.flash = None
         self.clock = SimClock(epoch)
         self.app = start(self.board.display, Store(disk), self.clock, True, _log)
-        self.runner = Runner(self.app, self.board, EventQueue())
+        if serial is not None:
+            from link.link import Link
+
+            self.link = Link(serial, self.app, device_id, _log)
+        self.runner = Runner(self.app, self.board, EventQueue(), self.link)
         self.chip = self.machine.display
         self.seen = self.chip.glass()
 

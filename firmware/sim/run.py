@@ -1,6 +1,7 @@
 # The simulator's device: the unchanged firmware on emulated parts, driven by a line protocol.
 #
 #   micropython firmware/sim/run.py --flash PATH --board PROFILE.json [--epoch S]
+#       [--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID]]
 #
 # stdin, one command a line           stdout
 #   key <0-9 A-D * # CW CCW PUSH>       ok <1 if the glass changed, else 0>
@@ -14,6 +15,13 @@
 # board as the profile's rotation holds it. A power cut
 # is the launcher killing this process; the flash image file keeps what was
 # programmed until then. Logs and crash reports go to stderr.
+#
+# The USB serial: with --serial-in/--serial-out the firmware's link serves
+# docs/protocol.md on two FIFOs the launcher made and connects to a
+# pseudo-terminal (host_tools/sim_serial.py), pacing what it writes to --baud
+# in simulated time, as the device does in real time. The launcher holds
+# both FIFOs open read-write, so opening them here never waits. The link runs
+# only while simulated time passes (key and wait commands).
 import sys
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
@@ -54,23 +62,45 @@ def serve(device, inp, out):
         out.write("ok %d\n" % device.changed())
 
 
+_USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] "
+          "[--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID]]")
+
+
 def _args(argv):
-    opts = {"--flash": None, "--board": None, "--epoch": "0"}
+    opts = {"--flash": None, "--board": None, "--epoch": "0", "--serial-in": None, "--serial-out": None,
+            "--baud": "115200", "--device-id": None}
     i = 1
     while i < len(argv):
         if argv[i] in opts and i + 1 < len(argv):
             opts[argv[i]] = argv[i + 1]
             i += 2
         else:
-            raise SystemExit("usage: run.py --flash PATH --board PROFILE.json [--epoch S]")
+            raise SystemExit(_USAGE)
     if not opts["--flash"] or not opts["--board"]:
-        raise SystemExit("usage: run.py --flash PATH --board PROFILE.json [--epoch S]")
+        raise SystemExit(_USAGE)
     return opts
+
+
+def _serial(opts):
+    if not opts["--serial-in"] or not opts["--serial-out"]:
+        return None, "sim"
+    import binascii
+
+    from link.transport import StreamTransport
+
+    inp = open(opts["--serial-in"], "rb")
+    out = open(opts["--serial-out"], "wb")
+    device_id = opts["--device-id"]
+    if not device_id:  # the same flash image, the same device
+        device_id = "sim-%08x" % (binascii.crc32(opts["--flash"].encode()) & 0xFFFFFFFF)
+    return StreamTransport(inp, out, int(opts["--baud"]) // 10, kbd=False), device_id
 
 
 def main():
     opts = _args(sys.argv)
-    device = Device(opts["--board"], opts["--flash"], int(opts["--epoch"]))
+    serial, device_id = _serial(opts)
+    device = Device(opts["--board"], opts["--flash"], int(opts["--epoch"]), serial=serial,
+                    device_id=device_id)
     print("ready %d %d %s" % (device.chip.width, device.chip.height, device.board.name))
     serve(device, sys.stdin, sys.stdout)
 

@@ -28,6 +28,7 @@ class App:
         self.asleep = False
         self.last_key = clock.ticks_ms()
         self.message = None  # (text, until_ms): a short notice over the bottom row
+        self.link_active = False  # a laptop's session on the USB serial (link/): a mark in the title row
         self.set_language(settings.get("lang", "de"))
 
     # ---- texts -------------------------------------------------------------
@@ -80,6 +81,13 @@ class App:
         if self.session.game is not None:
             self.push(Standings(self))
 
+    def set_link(self, active):
+        """The link says a session began or ended; the title row shows it."""
+        if active != self.link_active:
+            self.link_active = active
+            if self.screen is not None:
+                self.screen.touch(0)
+
     def notify(self, text):
         """Show a short notice in the bottom row for a moment."""
         self.message = (text, self.clock.ticks_ms() + MESSAGE_MS)
@@ -131,6 +139,8 @@ class App:
                     canvas.text(row, 0, self.message[0][:canvas.cols])
                 else:
                     self._guard(screen.draw_row, canvas, row)
+                if row == 0 and self.link_active:
+                    canvas.mark(0)
         return canvas.flush()
 
     def _touch_bottom(self):

@@ -19,6 +19,7 @@ _GLYPHS = {
     "·": b"\x00\x00\x00\x18\x18\x00\x00\x00",
     "►": b"\x40\x60\x70\x78\x70\x60\x40\x00",
 }
+_LINK = b"\x00\x08\xfc\x08\x20\x7e\x20\x00"  # the link mark: arrows both ways
 _glyph_cache = {}
 # Palette for glyphs on inverted rows: glyph 0 -> lit, glyph 1 -> dark.
 _DARK = framebuf.FrameBuffer(bytearray(b"\x80"), 2, 1, framebuf.MONO_HLSB)
@@ -84,6 +85,31 @@ class Canvas:
         """A full-width inverted row: titles and headers."""
         s = s[:self.cols]
         self.text(row, 0, s + " " * (self.cols - len(s)), True)
+
+    def mark(self, row):
+        """The link mark at the row's right end: a two-arrow glyph in the last
+        cell when that cell is empty, else a dotted line in its last pixel
+        column (which only a few glyphs touch); dark on a bar, lit on a plain row."""
+        fb = self.display
+        x = fb.width - 8
+        y = row * 8
+        bg = fb.pixel(x + 7, y)
+        c = 1 - bg
+        empty = True
+        for dy in range(8):
+            for dx in range(8):
+                if fb.pixel(x + dx, y + dy) != bg:
+                    empty = False
+        if empty:
+            for dy in range(8):
+                bits = _LINK[dy]
+                for dx in range(8):
+                    if bits & (0x80 >> dx):
+                        fb.pixel(x + dx, y + dy, c)
+        else:
+            for dy in (1, 2, 5, 6):
+                fb.pixel(x + 7, y + dy, c)
+        self.dirty |= 1 << row
 
     def flush(self):
         """Send the changed rows to the glass; returns the row mask that was sent."""

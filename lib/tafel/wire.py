@@ -85,8 +85,9 @@ class WireError(ValueError):
     """A line that is not a good frame; `code` is the ERR code the device answers with."""
 
     def __init__(self, code, detail=""):
-        ValueError.__init__(self, code + (": " + detail if detail else ""))
+        super().__init__(code + (": " + detail if detail else ""))
         self.code = code
+        self.detail = detail
 
 
 # ---- frames ------------------------------------------------------------------------
@@ -238,6 +239,17 @@ def parse_data(body):
     """(game id, file number, offset, bytes) of a DATA frame."""
     r = Body(body)
     return r.varint(), r.varint(), r.varint(), r.rest()
+
+
+def parse_gend(body):
+    """(game id, status) of a GEND frame: WHOLE, or CHANGED while it was sent."""
+    r = Body(body)
+    return r.varint(), r.byte()
+
+
+def parse_done(body):
+    """(games sent, cursor game, cursor records) of a DONE frame."""
+    return tuple(parse_numbers(body, 3))
 
 
 def parse_numbers(body, count):

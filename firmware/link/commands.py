@@ -1,0 +1,204 @@
+# What each request does: returns the OK body, None when the answer comes later
+# (a question on the screen), or raises wire.WireError / a body's RecordError.
+from micropython import const
+from tafel import wire
+from tafel.records import put_text, put_varint
+from tafel.wire import Body, WireError
+
+from . import export
+
+PAGE = const(12)  # summaries read from the index at a time for LIST
+MAX_NAMES = const(128)  # names a roster push may gather (the store keeps 64)
+MAX_MARK = const(20)  # games one MARK may name
+
+
+def run(link, kind, seq, body):
+    r = Body(body)
+    if kind == wire.HELLO:
+        return _hello(link, r)
+    if kind == wire.INFO:
+        return info(link, r)
+    if kind == wire.LIST:
+        return list_games(link, r)
+    if kind == wire.EXPORT:
+        return start_export(link, r)
+    if kind == wire.CANCEL:
+        r.end()
+        link.cancel()
+        return b""
+    if kind == wire.CLOCK:
+        return clock(link, r)
+    if kind == wire.ROSTER_PUSH:
+        return roster_push(link, r)
+    if kind == wire.ROSTER_PULL:
+        return roster_pull(link, r)
+    if kind == wire.MARK:
+        return mark(link, r)
+    if kind == wire.DELETE:
+        return delete(link, seq, r)
+    if kind == wire.WIPE:
+        return wipe(link, seq, r)
+    if kind == wire.BYE:
+        r.end()
+        return b""
+    if 0x10 <= kind <= 0x17:
+        raise WireError("unsupported", "update transfer")
+    raise WireError("unknown", "kind %d" % kind)
+
+
+def _numbers(*numbers):
+    out = bytearray()
+    for n in numbers:
+        put_varint(out, n)
+    return out
+
+
+def _hello(link, r):
+    r.end()
+    out = _numbers(wire.PROTOCOL)
+    put_text(out, link.device_id)
+    put_text(out, link.firmware)
+    t = link.t
+    put_varint(out, t.window)
+    put_varint(out, t.chunk)
+    put_varint(out, wire.MAX_REQUEST)
+    return out
+
+
+def info(link, r):
+    r.end()
+    store = link.app.store
+    space = store.space()
+    out = _numbers(space.free_kb, space.total_kb, len(store.history()), store.running_game() or 0,
+                   link.app.clock.time(), store.next_game_id())
+    put_text(out, link.firmware)
+    put_text(out, space.level)
+    return out
+
+
+def list_games(link, r):
+    after = r.varint()
+    r.end()
+    store = link.app.store
+    ids = [i for i in store.history() if i > after]
+    ids.reverse()
+    live = export.live_files(store.disk)
+    entries = bytearray()
+    n = 0
+    full = False
+    for e in store.summaries(ids[:PAGE]):
+        one = bytearray()
+        wire.put_summary(one, e, export.flags(store, e.id, live) | (wire.FINISHED if e.finished else 0),
+                         export.size(store.disk, e.id, live))
+        if len(entries) + len(one) > wire.MAX_REPLY - 8:
+            full = True
+            break
+        entries.extend(one)
+        n += 1
+    out = bytearray((1 if full or n < len(ids) else 0,))
+    put_varint(out, n)
+    out.extend(entries)
+    return out
+
+
+def start_export(link, r):
+    store = link.app.store
+    ids, total, cursor = export.plan(store, r)
+    link.stream(export.frames(store, ids, cursor, link.t.chunk))
+    return _numbers(len(ids), total)
+
+
+def clock(link, r):
+    when = r.varint()
+    r.end()
+    if not when:
+        raise WireError("bad_request", "time 0")
+    clk = link.app.clock
+    before = clk.time()
+    clk.set_time(when)
+    return _numbers(before)
+
+
+def roster_push(link, r):
+    flags = r.byte()
+    names = r.texts()
+    r.end()
+    if flags & wire.FIRST:
+        link.names = []
+    elif link.names is None:
+        raise WireError("bad_request", "no FIRST part")
+    if len(link.names) + len(names) > MAX_NAMES:
+        link.names = None
+        raise WireError("bad_request", "too many names")
+    link.names.extend(names)
+    if not flags & wire.LAST:
+        return _numbers(len(link.names))
+    store = link.app.store
+    names, link.names = link.names, None
+    store.save_roster(names)
+    return _numbers(len(store.roster))
+
+
+def roster_pull(link, r):
+    start = r.varint()
+    r.end()
+    names = link.app.store.roster
+    out = bytearray()
+    n = 0
+    for name in names[start:]:
+        one = bytearray()
+        put_text(one, name)
+        if len(out) + len(one) > wire.MAX_REPLY - 4 or n == 255:
+            break
+        out.extend(one)
+        n += 1
+    return bytes((1 if start + n < len(names) else 0, n)) + out
+
+
+def mark(link, r):
+    count = r.varint()
+    if count > MAX_MARK:
+        raise WireError("bad_request", "more than %d games" % MAX_MARK)
+    pairs = [(r.varint(), r.varint()) for _ in range(count)]
+    r.end()
+    store = link.app.store
+    known = store.history()
+    running = store.running_game()
+    live = export.live_files(store.disk)
+    # Only a game that is still what the host got (same journal size) is marked:
+    # one played on since the export must go out again.
+    ids = [g for g, n in pairs if g in known and g != running and g not in live
+           and export.size(store.disk, g, live) == n]
+    if ids:
+        store.mark_exported(ids)
+    return _numbers(len(ids))
+
+
+def delete(link, seq, r):
+    game_id = r.varint()
+    r.end()
+    store = link.app.store
+    if game_id not in store.history():
+        raise WireError("no_game", "%d" % game_id)
+    players = " ".join(store.summary(game_id).players)
+    link.ask(seq, ("delete", game_id), players, lambda: _delete(link, [game_id], False))
+    return None
+
+
+def wipe(link, seq, r):
+    r.end()
+    ids = link.app.store.history()
+    if not ids:
+        return _numbers(0)
+    link.ask(seq, ("wipe", len(ids)), "", lambda: _delete(link, ids, True))
+    return None
+
+
+def _delete(link, ids, count):
+    # After the user pressed #: the OK body (WIPE: how many went).
+    app = link.app
+    app.store.delete_games(ids)
+    if app.session.game_id in ids:
+        app.session.close()
+    app.show_game()  # no screen may go on showing a game that is gone
+    return _numbers(len(ids)) if count else b""

@@ -1,0 +1,317 @@
+# `tafel info`, `tafel export`, `tafel roster`, `tafel clock`: the commands that talk to a device.
+#
+#   tafel info                                # the device, its flash, clock and games
+#   tafel export                              # every game: tafel-<device>-<time>.json
+#   tafel export --since -o new.csv --format csv   # what changed since the last export (or resume one cut short)
+#   tafel roster pull / tafel roster push Anna Ben Cleo
+#   tafel clock                               # set the device clock from the laptop's
+# Every command takes --port (a device path or pyserial URL; else TAFEL_PORT, else
+# auto-detection) and --baud (default 115200).
+# Exit codes: 0 ok, 1 the device or the transfer failed, 2 usage, 3 no device found.
+import os
+import sys
+import time
+from pathlib import Path
+
+from tafel import wire
+
+from . import export, ports
+from .export_state import DeviceState
+from .link_client import BAUD, DeviceError, DeviceGone, Link, LinkError
+
+OK, DEVICE_ERROR, USAGE, NO_DEVICE = 0, 1, 2, 3
+LAST = "last"  # --since without a cursor
+
+
+def _common(cmd, top=True):
+    # On a subcommand's own parser too; there it must not reset what was given before it.
+    import argparse
+
+    keep = {} if top else {"default": argparse.SUPPRESS}
+    cmd.add_argument("--port", metavar="PORT", **keep,
+                     help="device path (/dev/ttyUSB0, /dev/cu.usbserial-0001, COM3) or pyserial URL; "
+                          "default: $%s, else auto-detect" % ports.ENV)
+    cmd.add_argument("--baud", type=int, help="line rate on UART bridges (default: %d)" % BAUD,
+                     **(keep or {"default": BAUD}))
+
+
+def _cursor(text):
+    if text == LAST:
+        return text
+    try:
+        wire.parse_cursor(text)
+    except ValueError as err:
+        import argparse
+
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
+
+
+def add_parsers(commands):
+    cmd = commands.add_parser("info", help="what the device holds: flash, clock, games",
+                              description="Show the device, its flash and clock, and the games it stores.")
+    _common(cmd)
+    cmd.set_defaults(run=run_info)
+
+    cmd = commands.add_parser(
+        "export", help="take the device's games home as JSON or CSV",
+        description="Export games over the serial link. Without --since every game is exported; --since "
+                    "alone exports what changed since this laptop's last export of the device (and "
+                    "resumes an export that was cut short). Games exported are marked on the device.")
+    _common(cmd)
+    cmd.add_argument("-o", "--output", metavar="FILE", help="output file, '-' for standard output "
+                     "(default: tafel-DEVICE-TIME.json or .csv)")
+    cmd.add_argument("--format", choices=("json", "csv"), help="default: from the file name, else json")
+    which = cmd.add_mutually_exclusive_group()
+    which.add_argument("--all", action="store_true", help="every game (the default)")
+    which.add_argument("--since", nargs="?", const=LAST, type=_cursor, metavar="CURSOR",
+                       help="only games new or changed since the last export, or since CURSOR (G:S)")
+    cmd.set_defaults(run=run_export)
+
+    cmd = commands.add_parser("roster", help="the player names the device offers",
+                              description="Pull the device's roster of player names, or push a new one.")
+    _common(cmd)
+    sub = cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
+    pull = sub.add_parser("pull", help="print the roster, one name a line")
+    pull.set_defaults(run=run_roster_pull)
+    push = sub.add_parser("push", help="replace the roster with these names")
+    push.add_argument("names", nargs="*", metavar="NAME")
+    push.add_argument("--file", metavar="FILE", help="names one a line ('-' for standard input)")
+    push.set_defaults(run=run_roster_push)
+    for sp in (pull, push):
+        _common(sp, top=False)
+
+    cmd = commands.add_parser("clock", help="set the device clock from this laptop's",
+                              description="Set the device clock (it has no battery: games created before "
+                                          "the first sync after power-up carry no date).")
+    _common(cmd)
+    cmd.set_defaults(run=run_clock)
+
+
+def _say(text):
+    print("tafel: %s" % text, file=sys.stderr)
+
+
+def _connect(args):
+    """(link, None) or (None, exit code) with the reason printed."""
+    baud = args.baud
+    try:
+        _, link = ports.find(lambda port: Link.open(port, baud), port=args.port)
+        return link, None
+    except ports.PortError as err:
+        _say(err)
+        return None, err.code
+
+
+def _session(args, work):
+    link, code = _connect(args)
+    if link is None:
+        return code
+    try:
+        code = work(link)
+        link.bye()
+        return code
+    except DeviceError as err:
+        _say(err)
+        return DEVICE_ERROR
+    except LinkError as err:
+        _say("%s on %s" % (err, args.port or "the port"))
+        return DEVICE_ERROR
+    finally:
+        link.close()
+
+
+def _when(epoch):
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch)) if epoch else "date unknown"
+
+
+# ---- info --------------------------------------------------------------------------
+
+def run_info(args):
+    return _session(args, _info)
+
+
+def _info(link):
+    h, info = link.hello, link.info()
+    games = link.games()
+    state = DeviceState(h["id"])
+    print("device   %s (firmware %s, link protocol %d, window %d, chunk %d)"
+          % (h["id"], h["fw"], h["proto"], h["window"], h["chunk"]))
+    print("flash    %d KB free of %d KB (%s)" % (info["free_kb"], info["total_kb"], info["flash"]))
+    running = ", game %d running" % info["running"] if info["running"] else ""
+    print("games    %d stored%s; the next gets id %d" % (info["games"], running, info["next_id"]))
+    if info["clock_set"]:
+        print("clock    %s UTC (%+d s from this laptop)"
+              % (export.iso(info["clock"])[:19].replace("T", " "), info["clock"] - int(time.time())))
+    else:
+        print("clock    not set since power-up: games begun now carry no date (set it: tafel clock)")
+    cursor, spool = state.cursor(), state.spooled()
+    print("exported %s" % ("last cursor " + cursor if cursor else "never from this laptop"))
+    if spool:
+        print("         an export was cut short with %d games kept: tafel export --since continues it" % len(spool[0]))
+    if games:
+        print("%5s  %-16s  %-9s %6s %6s  %-28s %s" % ("id", "created", "variant", "target", "rounds", "players", "state"))
+    for g in games:
+        state_text = ("won by " + " & ".join(g["winners"])) if g["winners"] else (
+            "finished" if g["finished"] else "being played" if g["live"] else "open")
+        flags = [w for w, on in (("exported", g["exported"]), ("damaged", g["damaged"])) if on]
+        print("%5d  %-16s  %-9s %6d %6d  %-28s %s" % (
+            g["id"], _when(g["created"]), g["variant"], g["target"], g["rounds"],
+            ", ".join(g["players"])[:28], ", ".join([state_text] + flags)))
+    return OK
+
+
+# ---- export ------------------------------------------------------------------------
+
+class _Bar:
+    """A rich progress bar over journal bytes, on standard error; nothing when stdout is not a terminal."""
+
+    def __init__(self, label):
+        self.label, self.bar, self.task = label, None, None
+        self.enabled = sys.stdout.isatty() and sys.stderr.isatty()
+
+    def __call__(self, done, total):
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
+                                       TransferSpeedColumn)
+
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                                TransferSpeedColumn(), TimeRemainingColumn(), console=Console(stderr=True))
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=total or None)
+        self.bar.update(self.task, completed=done, total=total or None)
+
+    def stop(self):
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def run_export(args):
+    fmt = args.format or ("csv" if (args.output or "").lower().endswith(".csv") else "json")
+    return _session(args, lambda link: _export(link, args, fmt))
+
+
+def _export(link, args, fmt):
+    device, state = link.hello["id"], DeviceState(link.hello["id"])
+    games, resume, cursor = {}, False, None
+    if args.since == LAST:
+        spool = state.spooled()
+        if spool:
+            games, cursor = spool
+            resume = True
+            _say("continuing the export that was cut short (%d games kept)" % len(games))
+            if games:
+                link.mark(sorted(games))  # what SINCE relies on: those are home
+        else:
+            cursor = state.cursor()
+            if cursor is None:
+                _say("no earlier export of %s on this laptop: exporting every game" % device)
+    elif args.since:
+        cursor = args.since
+    state.begin(cursor, keep=resume)
+    in_order = [True]  # every game so far came whole: the spool's cursor may follow
+
+    def keep(game_id, flags, doc):
+        if doc is None:
+            in_order[0] = False
+            return
+        old = games.get(game_id)
+        if old is None or (old.get("records") or 0) <= (doc.get("records") or 0):
+            games[game_id] = doc
+        state.add(doc, wire.format_cursor(game_id, doc["records"]) if in_order[0] else None)
+
+    bar = _Bar("export " + device)
+    try:
+        result = link.export(wire.SINCE if cursor else wire.ALL, cursor, keep, bar)
+        for game_id in result.changed:  # changed while sent: once more, alone
+            try:
+                link.export(wire.ONE, game_id, keep)
+            except DeviceError as err:
+                if err.code != "no_game":
+                    raise
+    except (DeviceGone, KeyboardInterrupt) as err:
+        state.end(False)
+        bar.stop()  # before the message, so it is not drawn over
+        gone = "interrupted" if isinstance(err, KeyboardInterrupt) else str(err)
+        _say("%s. The %d game%s that came whole are kept on this laptop; run `tafel export --since` "
+             "to continue." % (gone, len(games), "" if len(games) == 1 else "s"))
+        return DEVICE_ERROR if not isinstance(err, KeyboardInterrupt) else 130
+    finally:
+        bar.stop()
+    for game_id, why in result.unreadable:
+        _say("game %d cannot be read (%s); it is left out" % (game_id, why))
+    doc = export.document(device, link.hello["fw"], list(games.values()), cursor=result.cursor)
+    out = _write(doc, fmt, args.output, device)
+    if games:
+        link.mark(sorted(games))
+    state.save_cursor(result.cursor)
+    state.end(True)
+    rate = result.wire_in / result.seconds if result.seconds else 0
+    print("%s: %d game%s (%d rounds) from %s, %d journal bytes in %.1f s (%.0f bytes/s on the wire); "
+          "cursor %s" % (out, len(games), "" if len(games) == 1 else "s",
+                         sum(len(g["rounds"]) for g in games.values()), device, result.received,
+                         result.seconds, rate, result.cursor),
+          file=sys.stderr if out == "-" else sys.stdout)
+    return OK
+
+
+def _write(doc, fmt, output, device):
+    text = export.render(doc, fmt)
+    if output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return "-"
+    if not output:
+        output = "tafel-%s-%s.%s" % (device, time.strftime("%Y%m%d-%H%M%S"), fmt)
+    path = Path(output)
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(text, encoding="utf-8", newline="")
+    os.replace(tmp, path)
+    return str(path)
+
+
+# ---- roster and clock ----------------------------------------------------------------
+
+def run_roster_pull(args):
+    def pull(link):
+        for name in link.roster_pull():
+            print(name)
+        return OK
+
+    return _session(args, pull)
+
+
+def run_roster_push(args):
+    names = list(args.names)
+    if args.file:
+        try:
+            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            _say("cannot read %s: %s" % (args.file, err))
+            return USAGE
+        names += [line.strip() for line in text.splitlines() if line.strip()]
+    if not names:
+        _say("no names to push: give them as arguments or with --file")
+        return USAGE
+
+    def push(link):
+        stored = link.roster_push(names)
+        print("roster: %d names stored on %s" % (stored, link.hello["id"]))
+        return OK
+
+    return _session(args, push)
+
+
+def run_clock(args):
+    def clock(link):
+        now = int(time.time())
+        before = link.set_clock(now)
+        was = "was not set" if not before else "was %s UTC (%+d s)" % (
+            export.iso(before)[:19].replace("T", " "), before - now)
+        print("clock of %s set to %s UTC; it %s" % (link.hello["id"], export.iso(now)[:19].replace("T", " "), was))
+        return OK
+
+    return _session(args, clock)

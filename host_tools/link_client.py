@@ -1,0 +1,377 @@
+# The laptop's end of the serial link (docs/protocol.md): handshake, stop-and-wait requests, the export stream.
+#
+#   link = Link.open("/dev/ttyUSB0")         # or a pyserial URL; does the handshake
+#   link.hello                               # {"proto": 1, "id": "esp32-...", "fw": "0.1.0", "window": 4, ...}
+#   info = link.info()
+#   result = link.export(wire.ALL, on_game=keep)   # keep(game id, flags, game dict or None) per game
+#   link.mark([1, 2, 3]); link.bye(); link.close()
+#
+# Every line on the port is read; lines that are not frames (an echo, the
+# REPL's boot text) are skipped. A request gets no answer within
+# reply_timeout: sent again with the same seq (the device answers a repeat
+# without doing it twice); after `tries`, a new handshake and once more;
+# then DeviceGone. The export stream acks every frame, asks for a resend
+# (ACK 01, go-back-N) at a gap or a damaged line, and gives up with
+# DeviceGone after stream_timeout of silence. Errors are never OSError
+# subclasses, so ports.find can tell "cannot open" from "no Tafel here".
+import time
+
+from tafel import wire
+from tafel.errors import RecordError
+
+from . import export
+
+BAUD = 115200
+HANDSHAKE_TIMEOUT = 1.0  # seconds for "TAFEL!" after "TAFEL?" (protocol: about 1 s, a few tries)
+REPLY_TIMEOUT = 2.0
+CONFIRM_TIMEOUT = 35.0  # DELETE and WIPE wait for a person at the device
+STREAM_TIMEOUT = 10.0  # silence in an export stream before the device counts as gone
+STREAM_NUDGE = 2.0  # silence after which the host acks again (its ACK may have been lost)
+TRIES = 3
+_STREAM = (wire.GAME, wire.DATA, wire.GEND, wire.DONE)
+
+
+class LinkError(Exception):
+    """The link failed; subclasses say how."""
+
+
+class NoAnswer(LinkError):
+    """Nothing answered the handshake: no Tafel app on this port (or it is at the REPL)."""
+
+
+class DeviceGone(LinkError):
+    """The device stopped answering in a session (unplugged, reset, crashed)."""
+
+
+class DeviceError(LinkError):
+    """The device answered ERR: `code` as in docs/protocol.md, `detail` its text."""
+
+    def __init__(self, code, detail=""):
+        LinkError.__init__(self, "the device says %s%s" % (code, ": " + detail if detail else ""))
+        self.code = code
+        self.detail = detail
+
+
+class ExportResult:
+    def __init__(self):
+        self.games = 0  # as announced by EXPORT's OK
+        self.bytes = 0  # journal bytes announced
+        self.received = 0  # journal bytes received
+        self.wire_in = 0  # bytes of the stream's lines, as they came over the wire
+        self.changed = []  # ids whose files changed while sent (GEND status 1)
+        self.unreadable = []  # (id, why) of games whose journal has no readable start
+        self.cursor = None  # "G:S" of DONE
+        self.seconds = 0.0
+
+
+class Link:
+    def __init__(self, port, hello, timeouts=None):
+        self.port = port
+        self.hello = hello
+        self._seq = 0
+        self._buf = bytearray()
+        t = timeouts or {}
+        self.reply_timeout = t.get("reply", REPLY_TIMEOUT)
+        self.stream_timeout = t.get("stream", STREAM_TIMEOUT)
+        self.stream_nudge = t.get("nudge", STREAM_NUDGE)
+        self.handshake_timeout = t.get("handshake", HANDSHAKE_TIMEOUT)
+        self.wire_out = 0
+
+    @classmethod
+    def open(cls, url, baud=BAUD, timeouts=None):
+        """Open a device path or pyserial URL and do the handshake (NoAnswer if no Tafel answers)."""
+        import serial
+
+        port = serial.serial_for_url(url, baudrate=baud, timeout=0.05, write_timeout=5)
+        link = cls(port, None, timeouts)
+        try:
+            link.handshake()
+        except BaseException:
+            port.close()
+            raise
+        return link
+
+    def close(self):
+        self.port.close()
+
+    # ---- lines -------------------------------------------------------------------
+
+    def _write(self, data):
+        try:
+            self.port.write(data)
+            self.port.flush()
+        except OSError as err:  # pyserial's SerialException is one
+            raise DeviceGone("cannot write to the port: %s" % err) from None
+        self.wire_out += len(data)
+
+    def _line(self, deadline):
+        """The next whole line (without its end), or None when the deadline passes."""
+        while True:
+            end = self._buf.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buf[:end]).rstrip(b"\r")
+                del self._buf[:end + 1]
+                return line
+            if len(self._buf) > wire.MAX_LINE:
+                del self._buf[:]  # garbage without an end: drop it
+            if time.monotonic() >= deadline:
+                return None
+            try:
+                waiting = self.port.in_waiting
+                got = self.port.read(max(1, min(waiting, 4096)))
+            except (OSError, TypeError, AttributeError) as err:  # unplugged: pyserial raises or its fd is gone
+                raise DeviceGone("the port went away: %s" % (err or type(err).__name__)) from None
+            self._buf += got
+
+    def _frame(self, deadline):
+        """(kind, seq, body, wire bytes) of the next good frame; None at the deadline; bad lines skipped."""
+        while True:
+            line = self._line(deadline)
+            if line is None:
+                return None
+            try:
+                kind, seq, body = wire.decode(line)
+            except wire.WireError:
+                if line.startswith(b"~"):
+                    return "bad", 0, b"", len(line) + 1
+                continue  # not for us: an echo, the REPL, noise
+            return kind, seq, body, len(line) + 1
+
+    # ---- handshake and requests ------------------------------------------------------
+
+    def handshake(self, tries=TRIES):
+        """Start (or restart) a session; sets self.hello."""
+        seen = []
+        for _ in range(tries):
+            self._write(b"\n" + wire.HANDSHAKE + b"\n")
+            deadline = time.monotonic() + self.handshake_timeout
+            while True:
+                line = self._line(deadline)
+                if line is None:
+                    break
+                if line.startswith(wire.HANDSHAKE_REPLY):
+                    try:
+                        hello = wire.parse_hello(line)
+                    except wire.WireError as err:
+                        raise NoAnswer("a garbled handshake answer: %s" % err) from None
+                    if hello["proto"] != wire.PROTOCOL:
+                        raise NoAnswer("the device speaks link protocol %r; this tafel speaks %d (update one of them)"
+                                       % (hello["proto"], wire.PROTOCOL))
+                    self.hello = hello
+                    self._seq = 0
+                    return hello
+                if line.strip():
+                    seen.append(line.strip()[:60].decode("ascii", "replace"))
+        if any(text.startswith(">>>") or "Traceback" in text or "MicroPython" in text for text in seen):
+            raise NoAnswer("the MicroPython REPL answered, not the Tafel app: it is not running "
+                           "(restart the device, or soft-reset with Ctrl-D in a terminal)")
+        raise NoAnswer("no answer to the handshake" + (" (it said %r)" % seen[-1] if seen else ""))
+
+    def request(self, kind, body=b"", timeout=None):
+        """Send one request; the OK body, or DeviceError for ERR, DeviceGone if nothing answers."""
+        timeout = self.reply_timeout if timeout is None else timeout
+        for attempt in range(2):
+            self._seq = self._seq % 0xFFFF + 1
+            line = wire.encode(kind, self._seq, body)
+            for _ in range(TRIES):
+                self._write(line)
+                deadline = time.monotonic() + timeout
+                while True:
+                    got = self._frame(deadline)
+                    if got is None:
+                        break
+                    rkind, rseq, rbody, _ = got
+                    if rseq != self._seq or rkind not in (wire.OK, wire.ERR):
+                        continue  # a stale reply or stream frame
+                    if rkind == wire.ERR:
+                        raise DeviceError(*wire.parse_error(rbody))
+                    return rbody
+            if attempt == 0:
+                try:
+                    self.handshake()
+                except NoAnswer:
+                    break
+        raise DeviceGone("the device stopped answering (%s)" % wire.NAMES.get(kind, kind))
+
+    def info(self):
+        return wire.parse_info(self.request(wire.INFO))
+
+    def games(self):
+        """Every stored game's summary (LIST, page by page)."""
+        out, after = [], 0
+        while True:
+            body = bytearray()
+            wire.put_varint(body, after)
+            more, page = wire.parse_list(self.request(wire.LIST, bytes(body)))
+            out += page
+            if not more or not page:
+                return out
+            after = page[-1]["id"]
+
+    def set_clock(self, epoch):
+        """Set the device clock (epoch seconds, UTC); returns what it was (0 = not set)."""
+        body = bytearray()
+        wire.put_varint(body, int(epoch))
+        return wire.parse_numbers(self.request(wire.CLOCK, bytes(body)), 1)[0]
+
+    def roster_pull(self):
+        names, start = [], 0
+        while True:
+            body = bytearray()
+            wire.put_varint(body, start)
+            r = wire.Body(self.request(wire.ROSTER_PULL, bytes(body)))
+            more = r.byte()
+            page = r.texts()
+            names += page
+            start += len(page)
+            if not more or not page:
+                return names
+
+    def roster_push(self, names):
+        """Store `names` as the roster (sent in parts that fit a request); returns the count stored."""
+        parts, part, size = [], [], 2
+        for name in names:
+            raw = name.encode()
+            need = len(raw) + (1 if len(raw) < 128 else 2)
+            if part and (size + need > wire.MAX_REQUEST or len(part) == 255):
+                parts.append(part)
+                part, size = [], 2
+            part.append(name)
+            size += need
+        parts.append(part)
+        stored = 0
+        for i, part in enumerate(parts):
+            body = bytearray([(wire.FIRST if i == 0 else 0) | (wire.LAST if i == len(parts) - 1 else 0), len(part)])
+            for name in part:
+                wire.put_text(body, name)
+            stored = wire.parse_numbers(self.request(wire.ROSTER_PUSH, bytes(body)), 1)[0]
+        return stored
+
+    def mark(self, ids):
+        """Flag games as exported on the device (live games are not); returns how many it marked."""
+        ids = list(ids)
+        marked = 0
+        while ids:
+            body = bytearray()
+            wire.put_varint(body, 0)
+            taken = []
+            while ids and len(body) + 5 <= wire.MAX_REQUEST:
+                taken.append(ids.pop(0))
+                wire.put_varint(body, taken[-1])
+            body[0] = len(taken)
+            marked += wire.parse_numbers(self.request(wire.MARK, bytes(body)), 1)[0]
+        return marked
+
+    def bye(self):
+        try:
+            self.request(wire.BYE)
+        except LinkError:
+            pass  # the session times out on its own
+
+    # ---- export --------------------------------------------------------------------------
+
+    def export(self, mode=wire.ALL, arg=None, on_game=None, progress=None):
+        """Run one export. mode ONE (arg: game id), ALL, or SINCE (arg: "G:S").
+        on_game(game id, flags, game dict) after each game, as it comes (the dict
+        is None for a game that did not come whole or cannot be read);
+        progress(journal bytes received, announced total). DeviceGone if the
+        device goes silent mid-stream (the games before that were handed out)."""
+        body = bytearray([mode])
+        if mode == wire.ONE:
+            wire.put_varint(body, arg)
+        elif mode == wire.SINCE:
+            for n in wire.parse_cursor(arg):
+                wire.put_varint(body, n)
+        started = time.monotonic()
+        result = ExportResult()
+        result.games, result.bytes = wire.parse_numbers(self.request(wire.EXPORT, bytes(body)), 2)
+        if progress:
+            progress(0, result.bytes)
+        stream = _Stream(self, result, on_game, progress)
+        stream.run()
+        result.seconds = time.monotonic() - started
+        return result
+
+    def ack(self, expected, resend=False):
+        self._write(wire.encode(wire.ACK, expected, b"\x01" if resend else b""))
+
+
+class _Stream:
+    """One export stream: frames in order, acked; games assembled from their files."""
+
+    def __init__(self, link, result, on_game, progress):
+        self.link, self.result, self.on_game, self.progress = link, result, on_game, progress
+        self.expected = 0
+        self.game = None  # (id, flags, {file: size}, {file: bytearray})
+
+    def run(self):
+        link = self.link
+        asked = False  # a resend was asked for since the last frame in order
+        last_heard = time.monotonic()
+        while True:
+            got = link._frame(min(last_heard + link.stream_timeout, time.monotonic() + link.stream_nudge))
+            now = time.monotonic()
+            if got is None:
+                if now - last_heard >= link.stream_timeout:
+                    raise DeviceGone("the device went silent in the middle of the export")
+                link.ack(self.expected & 0xFFFF, resend=True)  # nudge: our ACK may be lost
+                continue
+            kind, seq, body, size = got
+            if kind == "bad":
+                if not asked:
+                    link.ack(self.expected & 0xFFFF, resend=True)
+                    asked = True
+                continue
+            if kind not in _STREAM:
+                continue  # a late reply to an earlier request
+            behind = (self.expected - seq) & 0xFFFF
+            if behind == 0:
+                last_heard, asked = now, False
+                self.result.wire_in += size
+                self.expected += 1
+                link.ack(self.expected & 0xFFFF)
+                if self._take(kind, body):
+                    return
+            elif behind <= 0x8000:
+                link.ack(self.expected & 0xFFFF)  # seen before: ack again
+            elif not asked:
+                link.ack(self.expected & 0xFFFF, resend=True)  # a frame is missing: go back
+                asked = True
+
+    def _take(self, kind, body):
+        result = self.result
+        if kind == wire.GAME:
+            game_id, flags, files = wire.parse_game(body)
+            self.game = (game_id, flags, dict(files), {number: bytearray() for number, _ in files})
+        elif kind == wire.DATA:
+            game_id, number, offset, data = wire.parse_data(body)
+            bufs = self.game[3] if self.game and self.game[0] == game_id else {}
+            if number in bufs and offset == len(bufs[number]):
+                bufs[number] += data
+            result.received += len(data)
+            if self.progress:
+                self.progress(result.received, result.bytes)
+        elif kind == wire.GEND:
+            game_id, status = wire.parse_numbers(body, 1)[0], body[-1]
+            self._finish_game(game_id, status)
+        else:
+            _, g, s = wire.parse_numbers(body, 3)
+            result.cursor = wire.format_cursor(g, s)
+            return True
+        return False
+
+    def _finish_game(self, game_id, status):
+        game, self.game = self.game, None
+        flags = game[1] if game and game[0] == game_id else 0
+        whole = status == wire.WHOLE and game and game[0] == game_id and all(
+            len(game[3][n]) == size for n, size in game[2].items())
+        doc = None
+        if not whole:
+            self.result.changed.append(game_id)
+        else:
+            try:
+                doc = export.game_from_files([bytes(data) for data in game[3].values()], game_id)
+            except RecordError as err:
+                self.result.unreadable.append((game_id, str(err)))
+        if self.on_game:
+            self.on_game(game_id, flags, doc)

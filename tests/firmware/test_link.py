@@ -1,0 +1,401 @@
+# The serial link on the simulated device: a fake serial, the real Link polled from Runner.step.
+from linkhost import Host, NoAnswer, decode, device, journals, numbers, roster_body
+from tafel import wire
+from test_ui_flows import worked_example
+
+SAVE = "# #"  # the worked example's round: result, then saved
+ROUND2 = "# 5 D A D 7 # #"  # from the standings: Anna 5, Ben Sieger, Cleo 7, saved
+
+
+def played(**kw):
+    dev = device(**kw)
+    worked_example(dev)
+    dev.play(SAVE)
+    return dev
+
+
+def session(dev):
+    host = Host(dev)
+    host.handshake()
+    return host
+
+
+def test_handshake_answers_with_the_session_figures():
+    dev = device()
+    host = Host(dev)
+    hello = host.handshake()
+    assert hello["proto"] == 1 and hello["id"] == "sim-test"
+    assert hello["window"] == 4 and hello["chunk"] == 384 and hello["rx"] == wire.MAX_REQUEST
+    assert hello["fw"] == dev.link.firmware
+    assert dev.serial.guarded and dev.app.link_active
+    r = wire.Body(host.ok(wire.HELLO))
+    assert r.varint() == 1 and r.text() == "sim-test"
+    assert dev.errors == []
+
+
+def test_nothing_is_said_before_a_handshake_but_no_session_to_a_frame():
+    dev = device()
+    host = Host(dev)
+    host.send(b"print('hello')\nhello\n\x03\x04\n")
+    host.step(100)
+    assert dev.serial.sent == 0
+    assert host.err(wire.INFO) == "no_session"
+    assert not dev.serial.guarded and not dev.app.link_active
+
+
+def test_link_mark_in_the_title_row_while_a_session_lasts():
+    dev = device()
+    fb = dev.board.display
+    corner = [fb.pixel(x, y) for x in range(120, 128) for y in range(8)]
+    host = session(dev)
+    host.step(20)
+    assert [fb.pixel(x, y) for x in range(120, 128) for y in range(8)] != corner
+    host.ok(wire.BYE)
+    host.step(20)
+    assert [fb.pixel(x, y) for x in range(120, 128) for y in range(8)] == corner
+    assert not dev.app.link_active and dev.serial.guards == [True, False]
+
+
+def test_info_before_and_after_setting_the_clock():
+    dev = played()
+    host = session(dev)
+    info = wire.parse_info(host.ok(wire.INFO))
+    assert info["games"] == 1 and info["running"] == 1 and info["next_id"] == 2
+    assert not info["clock_set"] and info["flash"] == "ok" and info["free_kb"] > 0
+    assert info["firmware"] == dev.link.firmware
+    before = wire.parse_numbers(host.ok(wire.CLOCK, numbers(1767225600)), 1)[0]
+    assert before == 0
+    info = wire.parse_info(host.ok(wire.INFO))
+    assert info["clock_set"] and 1767225600 <= info["clock"] < 1767225600 + 5
+    assert host.err(wire.CLOCK, numbers(0)) == "bad_request"
+
+
+def test_games_before_the_first_sync_say_so():
+    dev = played()
+    host = session(dev)
+    host.ok(wire.CLOCK, numbers(1767225600))
+    dev.play("* #")  # home: new game
+    worked_example_from_setup(dev)
+    more, games = wire.parse_list(host.ok(wire.LIST, numbers(0)))
+    assert [g["created"] for g in games][0] == 0
+    assert 1767225600 <= games[1]["created"] < 1767225600 + 600
+
+
+def worked_example_from_setup(dev):
+    from uisim import ADD_NAME, ANNA, BEN, CLEO
+
+    dev.play("D D")
+    for name in (ANNA, BEN, CLEO):
+        dev.play(ADD_NAME + " " + name)
+    dev.play("D #")
+    dev.play("A D 3 6 D 5 0 B 3 " + SAVE)
+
+
+def test_list_gives_the_summaries():
+    dev = played()
+    host = session(dev)
+    more, games = wire.parse_list(host.ok(wire.LIST, numbers(0)))
+    assert not more and len(games) == 1
+    g = games[0]
+    assert g["id"] == 1 and g["players"] == ["Anna", "Ben", "Cleo"] and g["rounds"] == 1
+    assert g["variant"] == "standard" and g["live"] and not g["finished"] and not g["exported"]
+    assert g["size"] == sum(len(v) for v in journals(dev).values())
+    assert wire.parse_list(host.ok(wire.LIST, numbers(1))) == (False, [])
+
+
+def test_export_of_the_worked_example_decodes_to_anna_89():
+    dev = played()
+    host = session(dev)
+    games, cursor, planned = host.export(wire.ONE, 1)
+    flags, files, status = games[1]
+    assert status == wire.WHOLE and flags & wire.LIVE
+    game = decode(files)
+    assert game.totals() == [("Anna", 89), ("Ben", 0), ("Cleo", 0)]
+    assert planned == [1, sum(len(f) for f in files)]
+    assert cursor == (1, 2)  # game 1 has two records: create, round
+    assert dev.errors == []
+
+
+def test_export_sends_the_files_as_they_are():
+    dev = played()
+    host = session(dev)
+    games, _, _ = host.export(wire.ALL)
+    on_flash = journals(dev)
+    assert [bytes(f) for f in games[1][1]] == [on_flash[k] for k in sorted(on_flash)]
+
+
+def test_export_of_no_such_game_is_an_error():
+    dev = played()
+    host = session(dev)
+    assert host.err(wire.EXPORT, bytes((wire.ONE, 7))) == "no_game"
+    assert host.err(wire.EXPORT, bytes((9,))) == "bad_request"
+
+
+def test_export_since_a_cursor_sends_only_what_changed():
+    dev = played()
+    host = session(dev)
+    games, cursor, _ = host.export(wire.ALL)
+    assert list(games) == [1]
+    games, cursor2, planned = host.export(wire.SINCE, *cursor)
+    assert games == {} and cursor2 == cursor and planned == [0, 0]
+    dev.play(ROUND2)
+    game = dev.app.session.game
+    assert len(game.rounds) == 2, dev.screen()
+    games, cursor3, _ = host.export(wire.SINCE, *cursor)
+    assert list(games) == [1] and cursor3[1] > cursor[1]
+    assert decode(games[1][1]).totals() == game.totals()
+
+
+def test_since_takes_new_games_and_games_played_on():
+    dev = played()
+    host = session(dev)
+    _, cursor, _ = host.export(wire.ALL)
+    dev.play("* #")  # a second game: the first is put away (its records stay as they were)
+    worked_example_from_setup(dev)
+    games, cursor2, _ = host.export(wire.SINCE, *cursor)
+    assert list(games) == [2] and cursor2 == (2, 2)
+    dev.play(ROUND2)
+    games, cursor3, _ = host.export(wire.SINCE, *cursor2)
+    assert 2 in games and cursor3 == (2, 3)  # and game 1, never marked exported
+    assert len(decode(games[2][1]).rounds) == 2
+
+
+def test_since_takes_older_games_not_marked_exported():
+    dev = played()
+    dev.play("* #")
+    worked_example_from_setup(dev)  # game 1 put away, game 2 runs
+    host = session(dev)
+    games, _, _ = host.export(wire.SINCE, 2, 2)  # a host that has game 2 but never marked game 1
+    assert list(games) == [1]
+    size1 = sum(len(f) for f in games[1][1])
+    assert wire.parse_numbers(host.ok(wire.MARK, numbers(2, 1, size1, 2, 1)), 1) == [1]  # 2 runs: not marked
+    games, _, _ = host.export(wire.SINCE, 2, 2)
+    assert games == {}
+
+
+def test_mark_needs_the_size_the_host_got():
+    dev = played()
+    host = session(dev)
+    dev.play("* #")
+    worked_example_from_setup(dev)  # game 1 is put away, game 2 runs
+    more, games = wire.parse_list(host.ok(wire.LIST, numbers(0)))
+    size = games[0]["size"]
+    assert wire.parse_numbers(host.ok(wire.MARK, numbers(1, 1, size + 1)), 1) == [0]
+    assert wire.parse_numbers(host.ok(wire.MARK, numbers(1, 1, size)), 1) == [1]
+    more, games = wire.parse_list(host.ok(wire.LIST, numbers(0)))
+    assert games[0]["exported"] and not games[1]["exported"]
+    assert host.err(wire.MARK, numbers(21) + b"\x01\x01" * 21) == "bad_request"
+
+
+def test_roster_push_in_parts_and_pull():
+    dev = device()
+    host = session(dev)
+    names = ["Spieler %d" % i for i in range(40)]
+    assert wire.parse_numbers(host.ok(wire.ROSTER_PUSH, roster_body(wire.FIRST, names[:10])), 1) == [10]
+    host.ok(wire.ROSTER_PUSH, roster_body(0, names[10:20]))
+    host.ok(wire.ROSTER_PUSH, roster_body(0, names[20:30]))
+    stored = host.ok(wire.ROSTER_PUSH, roster_body(wire.LAST, names[30:] + ["spieler 1", " "]))
+    assert wire.parse_numbers(stored, 1) == [40]  # a duplicate and a blank dropped
+    assert dev.app.store.roster == names
+    pulled = []
+    start = 0
+    while True:
+        r = wire.Body(host.ok(wire.ROSTER_PULL, numbers(start)))
+        more = r.byte()
+        got = r.texts()
+        pulled += got
+        start += len(got)
+        if not more:
+            break
+    assert pulled == names
+    assert host.err(wire.ROSTER_PUSH, roster_body(wire.LAST, ["X"])) == "bad_request"  # no FIRST
+    assert dev.app.store.roster == names
+
+
+def test_a_repeated_request_is_answered_again_not_done_again():
+    dev = device()
+    host = session(dev)
+    host.ok(wire.ROSTER_PUSH, roster_body(wire.FIRST, ["Anna"]))
+    body = roster_body(0, ["Ben"])
+    first = host.request(wire.ROSTER_PUSH, body)
+    again = host.request(wire.ROSTER_PUSH, body, seq=host.seq)  # the answer "got lost"
+    assert first == again == (wire.OK, numbers(2))
+    host.ok(wire.ROSTER_PUSH, roster_body(wire.LAST, []))
+    assert dev.app.store.roster == ["Anna", "Ben"]
+
+
+def test_delete_asks_on_the_device_and_waits_for_hash():
+    dev = played()
+    host = session(dev)
+    seq = host.seq + 1
+    host.send(wire.encode(wire.DELETE, seq, numbers(1)))
+    host.step(500)
+    assert [l for l in host.lines() if l.startswith(b"~")] == []  # no answer yet
+    screen = dev.screen()
+    assert screen[0].startswith("Laptop fragt") and "#1 löschen?" in screen[2]
+    assert "Anna Ben Cleo" in screen[4]
+    assert host.err(wire.LIST, numbers(0)) == "busy"
+    host.seq = seq
+    dev.play("#")
+    kind, got_seq, body = host.frame()
+    assert (kind, got_seq) == (wire.OK, seq)
+    assert dev.app.store.history() == [] and dev.app.session.game is None
+    assert dev.screen()[1] == "►Neues Spiel"
+    assert journals(dev) == {}
+    assert dev.errors == []
+
+
+def test_delete_refused_or_unanswered_changes_nothing():
+    dev = played()
+    before = journals(dev)
+    host = session(dev)
+    seq = host.seq = host.seq + 1
+    host.send(wire.encode(wire.DELETE, seq, numbers(1)))
+    host.step(100)
+    dev.play("*")
+    kind, _, body = host.frame()
+    assert kind == wire.ERR and wire.parse_error(body)[0] == "refused"
+    assert host.err(wire.DELETE, numbers(1), max_ms=31000) == "timeout"
+    assert not dev.screen()[0].startswith("Laptop")
+    assert host.err(wire.WIPE, max_ms=31000) == "timeout"
+    assert host.err(wire.DELETE, numbers(5)) == "no_game"
+    assert journals(dev) == before and dev.app.session.game is not None
+    assert dev.serial.guarded  # the session outlived the 30 s wait
+
+
+def test_wipe_deletes_every_game_after_the_user_said_yes():
+    dev = played()
+    dev.play("* #")
+    worked_example_from_setup(dev)
+    host = session(dev)
+    seq = host.seq = host.seq + 1
+    host.send(wire.encode(wire.WIPE, seq, b""))
+    host.step(100)
+    assert "Alles löschen?" in dev.screen()[2] and "2 Spiele" in dev.screen()[4]
+    dev.play("#")
+    kind, _, body = host.frame()
+    assert kind == wire.OK and wire.parse_numbers(body, 1) == [2]
+    assert dev.app.store.history() == [] and journals(dev) == {}
+    assert wire.parse_numbers(host.ok(wire.WIPE), 1) == [0]  # nothing to ask about
+
+
+def test_update_commands_are_reserved_and_unknown_kinds_refused():
+    dev = device()
+    host = session(dev)
+    for kind in (wire.UPDATE_BEGIN, wire.UPDATE_CHUNK, wire.UPDATE_END, wire.UPDATE_STATUS, 0x17):
+        assert host.err(kind) == "unsupported"
+    for kind in (0, 0x0E, 0x3F, wire.OK, wire.DONE, 0xFF):
+        assert host.err(kind) == "unknown"
+    assert host.err(wire.INFO, b"x") == "bad_request"
+    assert host.err(wire.LIST, b"\xff") == "bad_request"
+
+
+def test_session_ends_after_host_silence_and_on_bye():
+    dev = device()
+    host = session(dev)
+    host.step(9000)
+    assert dev.serial.guarded
+    host.step(1100)
+    assert not dev.serial.guarded and not dev.app.link_active
+    assert host.err(wire.INFO) == "no_session"
+    session(dev)
+    host.ok(wire.BYE)
+    assert not dev.serial.guarded
+
+
+def test_line_too_long_and_bad_frames_get_an_error_garbage_silence():
+    dev = device()
+    host = session(dev)
+    host.lines()
+    host.send(b"~" + b"A" * 400 + b"\n")
+    kind, seq, body = host.frame()
+    assert (kind, seq, wire.parse_error(body)[0]) == (wire.ERR, 0, "too_long")
+    line = bytearray(wire.encode(wire.INFO, 3))
+    line[5] ^= 1
+    host.send(line)
+    kind, seq, body = host.frame()
+    assert wire.parse_error(body)[0] == "bad_frame"
+    host.send(b"hello there\nTAFEL\n\n")
+    host.step(100)
+    assert host.lines() == []
+    assert wire.parse_info(host.ok(wire.INFO))["games"] == 0
+
+
+def test_busy_while_exporting_and_cancel():
+    dev = played()
+    host = session(dev)
+    host.ok(wire.EXPORT, bytes((wire.ALL,)))
+    assert host.err(wire.LIST, numbers(0)) == "busy"
+    wire.parse_info(host.ok(wire.INFO))  # INFO is always taken
+    host.ok(wire.CANCEL)
+    host.step(100)
+    host.lines()
+    host.step(2000)
+    assert host.lines() == []  # the stream stopped
+    assert host.ok(wire.LIST, numbers(0))
+
+
+def test_lost_frames_and_acks_are_sent_again():
+    dev = played()
+    host = session(dev)
+    games, _, _ = host.export(wire.ALL, lose=(1, 2))
+    assert decode(games[1][1]).totals()[0] == ("Anna", 89)
+    # An ACK lost: the device sends the frames again after RESEND_MS.
+    host.ok(wire.EXPORT, bytes((wire.ONE, 1)))
+    host.step(100)
+    first = [wire.decode(l)[1] for l in host.lines() if l.startswith(b"~")]
+    host.step(1600)
+    again = [wire.decode(l)[1] for l in host.lines() if l.startswith(b"~")]
+    assert first and again[:len(first)] == first
+
+
+def test_a_host_that_goes_away_mid_export_changes_nothing():
+    dev = played()
+    before = journals(dev)
+    host = session(dev)
+    host.ok(wire.EXPORT, bytes((wire.ALL,)))
+    host.step(200)  # frames go out, nobody acks
+    host.step(10000)
+    assert not dev.serial.guarded and not dev.app.link_active
+    assert journals(dev) == before
+    host = session(dev)  # and the next host gets the whole game
+    games, _, _ = host.export(wire.ALL)
+    assert decode(games[1][1]).totals()[0] == ("Anna", 89)
+
+
+def test_keys_work_while_an_export_streams():
+    dev = played(rate=1152)  # 9600 baud: a slow line, many steps
+    host = session(dev)
+    host.ok(wire.EXPORT, bytes((wire.ALL,)))
+    assert dev.screen()[0].startswith("Stand")
+    dev.play("*")  # standings -> home, mid-stream
+    assert dev.screen()[1] == "►Neues Spiel"
+    assert dev.link._stream is not None
+
+
+def long_game(dev, rounds):
+    for _ in range(rounds):  # what round entry does, without the keys: Anna wins nothing
+        dev.app.session.save_round({"Ben": 0, "Cleo": 0}, "Anna")
+
+
+def test_writes_are_paced_to_the_line_rate():
+    dev = played(rate=11520)  # 115200 baud: 11.5 bytes a millisecond
+    long_game(dev, 300)
+    host = session(dev)
+    host.step(100)
+    dev.serial.writes = []
+    start, t0 = dev.serial.sent, dev.clock.ticks_ms()
+    games, _, _ = host.export(wire.ALL)
+    sent, ms = dev.serial.sent - start, dev.clock.ticks_ms() - t0
+    assert max(dev.serial.writes) <= 600  # the credit kept while idle, at most
+    assert sent <= ms * 144 // 10 + 600  # never faster than 1.25 x the line, plus the burst
+    assert sent > 6000 and sent >= ms * 115 // 10 * 8 // 10  # and the line is kept busy
+
+
+def test_output_is_printable_and_never_a_control_code():
+    dev = played()
+    host = session(dev)
+    host.export(wire.ALL)
+    host.ok(wire.LIST, numbers(0))
+    host.err(wire.DELETE, numbers(9))
+    assert dev.serial.sent > 200 and dev.serial.bad == []
