@@ -159,16 +159,17 @@ def mark(link, r):
     count = r.varint()
     if count > MAX_MARK:
         raise WireError("bad_request", "more than %d games" % MAX_MARK)
-    pairs = [(r.varint(), r.varint()) for _ in range(count)]
+    ids = [r.varint() for _ in range(count)]
+    sizes = [r.varint() for _ in range(count)] if r.pos < len(r.data) else None
     r.end()
     store = link.app.store
     known = store.history()
     running = store.running_game()
     live = export.live_files(store.disk)
-    # Only a game that is still what the host got (same journal size) is marked:
-    # one played on since the export must go out again.
-    ids = [g for g, n in pairs if g in known and g != running and g not in live
-           and export.size(store.disk, g, live) == n]
+    # With sizes, only a game that is still what the host got is marked: one
+    # played on since the export must go out again.
+    ids = [ids[i] for i in range(count) if ids[i] in known and ids[i] != running and ids[i] not in live
+           and (sizes is None or export.size(store.disk, ids[i], live) == sizes[i])]
     if ids:
         store.mark_exported(ids)
     return _numbers(len(ids))

@@ -168,12 +168,12 @@ def test_since_takes_older_games_not_marked_exported():
     games, _, _ = host.export(wire.SINCE, 2, 2)  # a host that has game 2 but never marked game 1
     assert list(games) == [1]
     size1 = sum(len(f) for f in games[1][1])
-    assert wire.parse_numbers(host.ok(wire.MARK, numbers(2, 1, size1, 2, 1)), 1) == [1]  # 2 runs: not marked
+    assert wire.parse_numbers(host.ok(wire.MARK, numbers(2, 1, 2, size1, 1)), 1) == [1]  # 2 runs: not marked
     games, _, _ = host.export(wire.SINCE, 2, 2)
     assert games == {}
 
 
-def test_mark_needs_the_size_the_host_got():
+def test_mark_with_sizes_marks_only_what_the_host_has():
     dev = played()
     host = session(dev)
     dev.play("* #")
@@ -184,7 +184,9 @@ def test_mark_needs_the_size_the_host_got():
     assert wire.parse_numbers(host.ok(wire.MARK, numbers(1, 1, size)), 1) == [1]
     more, games = wire.parse_list(host.ok(wire.LIST, numbers(0)))
     assert games[0]["exported"] and not games[1]["exported"]
-    assert host.err(wire.MARK, numbers(21) + b"\x01\x01" * 21) == "bad_request"
+    assert wire.parse_numbers(host.ok(wire.MARK, numbers(2, 1, 2)), 1) == [1]  # without sizes
+    assert host.err(wire.MARK, numbers(21) + b"\x01" * 21) == "bad_request"
+    assert host.err(wire.MARK, numbers(2, 1, 2, 5)) == "bad_request"  # one size for two games
 
 
 def test_roster_push_in_parts_and_pull():
