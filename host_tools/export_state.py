@@ -3,7 +3,8 @@
 # In the user's data directory, folder devices/:
 #   <device id>.json           {"cursor": "G:S", "saved": ISO time}: the DONE cursor of the last whole export
 #   <device id>.spool.jsonl    an export in progress: a header line, then one line per game that came
-#                              whole ({"game": {...}, "cursor": "G:S" or null}), flushed as it comes
+#                              whole ({"game": {...}, "cursor": "G:S" or null, "size": journal bytes
+#                              to mark it with, or null for a live game}), flushed as it comes
 # A spool outlives the export only when the export was cut short (the device
 # went away, the laptop's process was killed): the next `tafel export --since`
 # marks the spooled games on the device, asks for what changed since the
@@ -54,13 +55,14 @@ class DeviceState:
     # ---- the spool ---------------------------------------------------------------------
 
     def spooled(self):
-        """(games by id, resume cursor or None) of an export cut short; None if there is none."""
+        """(games by id, resume cursor or None, {id: journal size} of the games to
+        mark) of an export cut short; None if there is none."""
         try:
             with open(self.spool_path, encoding="utf-8") as src:
                 lines = src.read().splitlines()
         except OSError:
             return None
-        games, cursor = {}, None
+        games, cursor, marks = {}, None, {}
         for number, line in enumerate(lines):
             try:
                 entry = json.loads(line)
@@ -73,9 +75,12 @@ class DeviceState:
             old = games.get(game["id"])
             if old is None or (old.get("records") or 0) <= (game.get("records") or 0):
                 games[game["id"]] = game
+                marks.pop(game["id"], None)
+                if entry.get("size") is not None:
+                    marks[game["id"]] = entry["size"]
             if entry.get("cursor"):
                 cursor = entry["cursor"]
-        return games, cursor
+        return games, cursor, marks
 
     def begin(self, base_cursor, keep=False):
         """Start spooling an export that asks from base_cursor (None: all games);
@@ -89,8 +94,9 @@ class DeviceState:
         if not resume:
             self._write({"spool": 1, "device": self.device_id, "base": base_cursor, "started": iso(int(time.time()))})
 
-    def add(self, game, cursor=None):
-        self._write({"game": game, "cursor": cursor})
+    def add(self, game, cursor=None, size=None):
+        """A game that came whole; size: its journal bytes, to mark it (None: do not, it is live)."""
+        self._write({"game": game, "cursor": cursor, "size": size})
 
     def _write(self, entry):
         self._spool.write(json.dumps(entry, ensure_ascii=False) + "\n")

@@ -196,15 +196,15 @@ def run_export(args):
 
 def _export(link, args, fmt):
     device, state = link.hello["id"], DeviceState(link.hello["id"])
-    games, resume, cursor = {}, False, None
+    games, marks, resume, cursor = {}, {}, False, None
     if args.since == LAST:
         spool = state.spooled()
         if spool:
-            games, cursor = spool
+            games, cursor, marks = spool
             resume = True
             _say("continuing the export that was cut short (%d games kept)" % len(games))
-            if games:
-                link.mark(sorted(games))  # what SINCE relies on: those are home
+            if marks:
+                link.mark(sorted(marks.items()))  # what SINCE relies on: those are home
         else:
             cursor = state.cursor()
             if cursor is None:
@@ -214,14 +214,18 @@ def _export(link, args, fmt):
     state.begin(cursor, keep=resume)
     in_order = [True]  # every game so far came whole: the spool's cursor may follow
 
-    def keep(game_id, flags, doc):
+    def keep(game_id, flags, doc, size):
         if doc is None:
             in_order[0] = False
             return
         old = games.get(game_id)
         if old is None or (old.get("records") or 0) <= (doc.get("records") or 0):
             games[game_id] = doc
-        state.add(doc, wire.format_cursor(game_id, doc["records"]) if in_order[0] else None)
+            marks.pop(game_id, None)
+            if not flags & wire.LIVE:
+                marks[game_id] = size
+        state.add(doc, wire.format_cursor(game_id, doc["records"]) if in_order[0] else None,
+                  None if flags & wire.LIVE else size)
 
     bar = _Bar("export " + device)
     try:
@@ -245,8 +249,8 @@ def _export(link, args, fmt):
         _say("game %d cannot be read (%s); it is left out" % (game_id, why))
     doc = export.document(device, link.hello["fw"], list(games.values()), cursor=result.cursor)
     out = _write(doc, fmt, args.output, device)
-    if games:
-        link.mark(sorted(games))
+    if marks:
+        link.mark(sorted(marks.items()))
     state.save_cursor(result.cursor)
     state.end(True)
     rate = result.wire_in / result.seconds if result.seconds else 0

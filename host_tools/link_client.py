@@ -3,8 +3,8 @@
 #   link = Link.open("/dev/ttyUSB0")         # or a pyserial URL; does the handshake
 #   link.hello                               # {"proto": 1, "id": "esp32-...", "fw": "0.1.0", "window": 4, ...}
 #   info = link.info()
-#   result = link.export(wire.ALL, on_game=keep)   # keep(game id, flags, game dict or None) per game
-#   link.mark([1, 2, 3]); link.bye(); link.close()
+#   result = link.export(wire.ALL, on_game=keep)   # keep(id, flags, game dict or None, size) per game
+#   link.mark([(1, 812), (2, 50)]); link.bye(); link.close()   # (id, journal size) of games stored
 #
 # Every line on the port is read; lines that are not frames (an echo, the
 # REPL's boot text) are skipped. A request gets no answer within
@@ -28,6 +28,7 @@ CONFIRM_TIMEOUT = 35.0  # DELETE and WIPE wait for a person at the device
 STREAM_TIMEOUT = 10.0  # silence in an export stream before the device counts as gone
 STREAM_NUDGE = 2.0  # silence after which the host acks again (its ACK may have been lost)
 TRIES = 3
+MARK_MAX = 20  # games in one MARK request (docs/protocol.md)
 _STREAM = (wire.GAME, wire.DATA, wire.GEND, wire.DONE)
 
 
@@ -247,18 +248,18 @@ class Link:
             stored = wire.parse_numbers(self.request(wire.ROSTER_PUSH, bytes(body)), 1)[0]
         return stored
 
-    def mark(self, ids):
-        """Flag games as exported on the device (live games are not); returns how many it marked."""
-        ids = list(ids)
+    def mark(self, games):
+        """Flag games as exported on the device: `games` are (id, journal size) pairs,
+        the size the game's GAME frame announced, so a game played on since stays
+        unmarked. Live games are never marked. Returns how many the device marked."""
+        games = list(games)
         marked = 0
-        while ids:
+        for start in range(0, len(games), MARK_MAX):
+            part = games[start:start + MARK_MAX]
             body = bytearray()
-            wire.put_varint(body, 0)
-            taken = []
-            while ids and len(body) + 5 <= wire.MAX_REQUEST:
-                taken.append(ids.pop(0))
-                wire.put_varint(body, taken[-1])
-            body[0] = len(taken)
+            wire.put_varint(body, len(part))
+            for number in [gid for gid, _ in part] + [size for _, size in part]:
+                wire.put_varint(body, number)
             marked += wire.parse_numbers(self.request(wire.MARK, bytes(body)), 1)[0]
         return marked
 
@@ -272,8 +273,8 @@ class Link:
 
     def export(self, mode=wire.ALL, arg=None, on_game=None, progress=None):
         """Run one export. mode ONE (arg: game id), ALL, or SINCE (arg: "G:S").
-        on_game(game id, flags, game dict) after each game, as it comes (the dict
-        is None for a game that did not come whole or cannot be read);
+        on_game(game id, flags, game dict, journal size) after each game, as it comes
+        (the dict is None for a game that did not come whole or cannot be read);
         progress(journal bytes received, announced total). DeviceGone if the
         device goes silent mid-stream (the games before that were handed out)."""
         body = bytearray([mode])
@@ -352,10 +353,9 @@ class _Stream:
             if self.progress:
                 self.progress(result.received, result.bytes)
         elif kind == wire.GEND:
-            game_id, status = wire.parse_numbers(body, 1)[0], body[-1]
-            self._finish_game(game_id, status)
+            self._finish_game(*wire.parse_gend(body))
         else:
-            _, g, s = wire.parse_numbers(body, 3)
+            _, g, s = wire.parse_done(body)
             result.cursor = wire.format_cursor(g, s)
             return True
         return False
@@ -374,4 +374,4 @@ class _Stream:
             except RecordError as err:
                 self.result.unreadable.append((game_id, str(err)))
         if self.on_game:
-            self.on_game(game_id, flags, doc)
+            self.on_game(game_id, flags, doc, sum(game[2].values()) if game else 0)

@@ -156,10 +156,12 @@ class FakeDevice:
             self.clock = r.varint()
             return out, None
         if kind == wire.MARK:
-            marked = 0
-            for _ in range(r.varint()):
-                game = self.games.get(r.varint())
-                if game and not game["live"]:
+            marked, n = 0, r.varint()
+            ids = [r.varint() for _ in range(n)]
+            sizes = [r.varint() for _ in range(n)] if r.pos < len(r.data) else [None] * n
+            for game_id, size in zip(ids, sizes):
+                game = self.games.get(game_id)
+                if game and not game["live"] and size in (None, sum(len(f) for f in game["files"])):
                     game["exported"] = True
                     marked += 1
             put_varint(out, marked)

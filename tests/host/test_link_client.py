@@ -47,7 +47,7 @@ def data_home(tmp_path, monkeypatch):
 
 def collect(link, mode=wire.ALL, arg=None):
     got = {}
-    result = link.export(mode, arg, lambda gid, flags, doc: got.__setitem__(gid, doc))
+    result = link.export(mode, arg, lambda gid, flags, doc, size: got.__setitem__(gid, doc))
     return got, result
 
 
@@ -90,7 +90,9 @@ def test_a_lost_reply_is_asked_for_again_and_the_request_is_done_once(device):
 def test_export_since_a_cursor_sends_what_is_new_or_unmarked(device):
     link = Link.open(device.url, timeouts=FAST)
     _, result = collect(link)
-    assert link.mark([1, 2]) == 2
+    sizes = {gid: sum(len(f) for f in g["files"]) for gid, g in device.games.items()}
+    assert link.mark([(1, sizes[1] + 1)]) == 0  # played on since the export: stays unmarked
+    assert link.mark([(1, sizes[1]), (2, sizes[2])]) == 2
     got, again = collect(link, wire.SINCE, result.cursor)
     assert got == {} and again.cursor == result.cursor
     device.add(3, [worked_example(game_id=3)[1]])
@@ -105,7 +107,7 @@ def test_device_that_vanishes_mid_export_hands_out_the_games_that_came_whole():
     link = Link.open(dev.url, timeouts=FAST)
     got = {}
     with pytest.raises(DeviceGone):
-        link.export(wire.ALL, None, lambda gid, flags, doc: got.__setitem__(gid, doc))
+        link.export(wire.ALL, None, lambda gid, flags, doc, size: got.__setitem__(gid, doc))
     assert 1 <= len(got) < 5 and all(doc is not None for doc in got.values())
     dev.close()
 
@@ -189,7 +191,8 @@ def test_an_export_cut_short_is_continued_by_since(data_home, tmp_path, capsys):
     assert main(["export", "--port", dev.url, "-o", str(first)]) == 1
     err = capsys.readouterr().err
     assert "run `tafel export --since` to continue" in err and not first.exists()
-    kept, cursor = DeviceState("fake-0001").spooled()
+    kept, cursor, marks = DeviceState("fake-0001").spooled()
+    assert sorted(marks) == sorted(kept)
     assert 1 <= len(kept) < 6 and cursor == "%d:3" % max(kept)
     dev.vanish_after = None
     second = tmp_path / "second.json"
@@ -227,3 +230,13 @@ def test_exit_codes_no_device_and_usage(data_home, capsys, monkeypatch):
     monkeypatch.setattr("tafel_host.ports.comports", lambda: [])
     assert main(["info"]) == 3
     assert "no Tafel found" in capsys.readouterr().err
+
+
+def test_many_games_are_exported_and_marked_twenty_a_request(data_home, tmp_path):
+    dev = FakeDevice(many_games(45), chunk=384)
+    out = tmp_path / "e.json"
+    assert main(["export", "--port", dev.url, "-o", str(out)]) == 0
+    assert len(json.loads(out.read_text())["games"]) == 45
+    assert all(g["exported"] for g in dev.games.values())
+    assert [name for name, _ in dev.log].count("mark") == 3
+    dev.close()
