@@ -3,26 +3,39 @@
 #   tafel sim                                   # interactive: the display in the terminal, keys from the keyboard
 #   tafel sim --script FILE --out DIR           # headless: run the key script, write snapshots (PNG and text)
 #   tafel sim --flash PATH --board NAME         # another flash image file, another board profile
+#   tafel sim --script FILE --stay --port-file F  # headless, then serve the USB serial until killed
 #
 # The device side is firmware/sim/run.py in this source tree (the tool runs
 # from an editable install); sim_device.py speaks its line protocol and
 # sim_terminal.py draws it in a terminal. The flash image is a file, so saved
 # games survive from one run to the next and across a power cut.
+#
+# The USB serial (sim_serial.py): interactive, and headless with --stay or
+# --port-file, the device's serial is a pseudo-terminal whose path is printed
+# ("serial: /dev/pts/N") and written to --port-file once the device is ready
+# for a host (headless: after the script). --stay keeps the device running
+# after the script, simulated time following real time, until SIGTERM, Ctrl-C
+# or the end of a piped standard input. docs/protocol.md says what it speaks.
 import os
 import re
 import shutil
+import signal
+import stat
 import sys
+import threading
 import time
 from collections import namedtuple
 from pathlib import Path
 
 from .sim_device import KEYS, SimDevice, SimError
+from .sim_serial import DEFAULT_BAUD, SimSerial, write_port_file
 
 DEFAULT_BOARD = "esp32-devkitc-ssd1306"
 HEAP = "4M"  # the unix port's heap for the simulated device
 SNAP_SCALE = 4  # snapshot PNGs of a mono display (the 128x64 OLED): 4 x 4 image pixels per display pixel
 SNAP_SCALE_COLOUR = 2  # of a colour display (the 240x135 LCD): 2 x 2, its picture is already drawn at about 2x
 TOKENS = "keys 0-9 A-D * #, rotary CW CCW PUSH, wait:<ms>, snap:<name>, power-cut"
+STAY_TICK = 0.01  # seconds between the waits that carry real time over to the device in --stay
 
 Step = namedtuple("Step", "kind arg line col")  # kind: "key", "wait", "snap" or "power-cut"
 _SNAP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
@@ -226,11 +239,19 @@ def add_parser(commands):
     cmd.add_argument("--board", metavar="NAME", default=DEFAULT_BOARD,
                      help="board profile from hardware/boards: %s (default: %%(default)s)"
                           % ", ".join(boards()))
+    cmd.add_argument("--stay", action="store_true",
+                     help="with --script: keep the device running after the script and serve its USB serial "
+                          "until killed or a piped standard input closes")
+    cmd.add_argument("--port-file", metavar="FILE",
+                     help="write the serial port's path to FILE once the device is ready for a host")
+    cmd.add_argument("--baud", metavar="N", type=int, default=DEFAULT_BAUD,
+                     help="the serial line's rate, baud/10 bytes a second each way (default: %(default)s)")
     cmd.set_defaults(run=run)
     return cmd
 
 
 def run(args):
+    serial = None
     try:
         steps = source = None
         if args.script is not None:
@@ -238,17 +259,30 @@ def run(args):
             steps = parse_script(text, source)
         elif args.out is not None:
             raise SetupError("--out goes with --script (headless mode)")
+        elif args.stay:
+            raise SetupError("--stay goes with --script (headless mode)")
         else:
             from . import sim_terminal
 
             problem = sim_terminal.unavailable(sys.stdin, sys.stdout)
             if problem:
                 raise SetupError(problem)
+        if args.baud <= 0:
+            raise SetupError("--baud must be a positive number, not %d" % args.baud)
         command, flash = _prepare(args)
+        if steps is None or args.stay or args.port_file:
+            serial = SimSerial(args.baud)
+            command += serial.device_args()
+            print("serial: %s" % serial.path, flush=True)
         if steps is None:
             log = user_data_dir() / "sim.log"
             log.parent.mkdir(parents=True, exist_ok=True)
-            return sim_terminal.run(command, flash, log)
+            if args.port_file:
+                write_port_file(args.port_file, serial.path)
+            try:
+                return sim_terminal.run(command, flash, log)
+            finally:
+                _close(serial, args.port_file)
         out_dir = None
         if args.out is not None:
             out_dir = Path(args.out)
@@ -257,8 +291,22 @@ def run(args):
             raise SetupError("the script takes snapshots: say where with --out DIR")
     except (SetupError, ScriptError, OSError) as err:
         print("tafel sim: %s" % err, file=sys.stderr)
+        _close(serial, None)
         return 2
-    return _headless(command, steps, out_dir, source)
+    try:
+        return _headless(command, steps, out_dir, source, serial, args)
+    finally:
+        _close(serial, args.port_file)
+
+
+def _close(serial, port_file):
+    if serial is not None:
+        serial.close()
+        if port_file:
+            try:
+                os.remove(port_file)
+            except OSError:
+                pass
 
 
 def _prepare(args):
@@ -270,12 +318,17 @@ def _prepare(args):
     return device_command(micropython, run_py, flash.resolve(), board), flash
 
 
-def _headless(command, steps, out_dir, source):
+def _headless(command, steps, out_dir, source, serial=None, args=None):
     started = time.monotonic()
     device = SimDevice(command)
     try:
         device.start()
         done = run_script(device, steps, out_dir, source)
+        if serial is not None and args.port_file:
+            write_port_file(args.port_file, serial.path)
+        if args is not None and args.stay:
+            print(summary(done, out_dir, time.monotonic() - started), flush=True)
+            return _stay(device, watch_stdin=args.script != "-")
     except SimError as err:
         print("tafel sim: %s" % err, file=sys.stderr)
         return 1
@@ -286,3 +339,41 @@ def _headless(command, steps, out_dir, source):
         device.close()
     print(summary(done, out_dir, time.monotonic() - started))
     return 0
+
+
+def _stay(device, watch_stdin=True):
+    """Keeps the device running in real time (its link serving the serial) until SIGTERM,
+    Ctrl-C, or the end of standard input when that is a pipe."""
+    stop = threading.Event()
+    old = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    if watch_stdin and _is_pipe(sys.stdin):
+        threading.Thread(target=_wait_for_eof, args=(sys.stdin, stop), daemon=True).start()
+    last = time.monotonic()
+    try:
+        while not stop.is_set():
+            stop.wait(STAY_TICK)
+            ms = int((time.monotonic() - last) * 1000)
+            if ms >= 10:
+                device.wait(ms)
+                last += ms / 1000.0
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    return 0
+
+
+def _is_pipe(stream):
+    try:
+        return stat.S_ISFIFO(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _wait_for_eof(stream, stop):
+    try:
+        while stream.buffer.read1(4096) if hasattr(stream, "buffer") else stream.read(4096):
+            pass
+    except (OSError, ValueError):
+        pass
+    stop.set()

@@ -22,6 +22,7 @@ RESEND_MS = const(1500)  # unacknowledged stream frames go again after this long
 ASK_MS = const(30000)  # how long a question on the screen waits for the user
 QUEUE_MAX = const(2)  # answers to garbage waiting to go out; more are dropped
 BURST = const(600)  # write credit kept while idle, in bytes
+MAKE = const(2)  # stream frames made in one step, at most
 
 _ALWAYS = (wire.ACK, wire.CANCEL, wire.BYE, wire.HELLO, wire.INFO)  # taken while busy
 
@@ -294,7 +295,10 @@ class Link:
         if ring and self._next >= len(ring) and now - self._moved >= RESEND_MS:
             self._next = 0  # no ACK for a while: the ACK or the frames got lost
             self._moved = now
-        if not self._ended and len(ring) < self.t.window and self._next >= len(ring):
+        # New frames while the window has room, at most MAKE a step and never
+        # more than one waiting for the writer: the rest of the step is the UI's.
+        made = 0
+        while not self._ended and len(ring) < self.t.window and len(ring) - self._next < 2 and made < MAKE:
             try:
                 kind, body = next(self._stream)
             except StopIteration:
@@ -304,6 +308,7 @@ class Link:
                 return
             ring.append(wire.encode(kind, self._sseq, body))
             self._sseq = (self._sseq + 1) & 0xFFFF
+            made += 1
 
     # ---- writing -------------------------------------------------------------------------
 

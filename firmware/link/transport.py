@@ -9,7 +9,7 @@ import select
 
 from micropython import const
 
-UART_WINDOW = const(4)  # stream frames ahead of the host's ACK on a UART bridge (CP210x, CH340)
+UART_WINDOW = const(6)  # stream frames ahead of the host's ACK on a UART bridge (4 kept 90 % of the line busy)
 UART_CHUNK = const(384)  # file bytes per DATA frame: a 530-byte line
 NATIVE_WINDOW = const(8)  # native USB (ESP32-S2/S3): the host drains faster than any UART
 NATIVE_CHUNK = const(1024)

@@ -25,7 +25,7 @@ def test_handshake_answers_with_the_session_figures():
     host = Host(dev)
     hello = host.handshake()
     assert hello["proto"] == 1 and hello["id"] == "sim-test"
-    assert hello["window"] == 4 and hello["chunk"] == 384 and hello["rx"] == wire.MAX_REQUEST
+    assert hello["window"] == 4 and hello["chunk"] == 384 and hello["rx"] == wire.MAX_REQUEST  # the fake's
     assert hello["fw"] == dev.link.firmware
     assert dev.serial.guarded and dev.app.link_active
     r = wire.Body(host.ok(wire.HELLO))

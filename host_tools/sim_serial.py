@@ -1,0 +1,131 @@
+# The simulated device's USB serial: a pseudo-terminal for the host, two FIFOs for the device, at a real line rate.
+#
+#   serial = SimSerial(baud=115200)      # makes the FIFOs and the pty pair, starts the shuttles
+#   command += serial.device_args()      # --serial-in FIFO --serial-out FIFO --baud N for run.py
+#   print("serial:", serial.path)        # /dev/pts/N: any pyserial program opens it like a port
+#   serial.close()
+#
+# Two threads carry the bytes: pty master -> FIFO the device reads, FIFO
+# the device writes -> pty master, each paced to baud / 10 bytes a second
+# (8N1: ten bits a byte), so a transfer takes as long as on the real line.
+# The FIFOs are opened read-write here, so neither side's open() ever waits
+# and the device's end survives a power cut (the launcher starts the same
+# command again on the same FIFOs, as the cable stays plugged in).
+# Bytes that find no room (no host has the port open and its buffer is
+# full, or the device is gone) are dropped, as a UART drops them: nothing
+# here ever blocks the simulator.
+import errno
+import os
+import select
+import shutil
+import tempfile
+import threading
+import time
+
+DEFAULT_BAUD = 115200
+CHUNK = 64  # bytes moved at a time: fine enough for the pacing
+
+
+class Pacer:
+    """Lets `rate` bytes a second through: take(n) sleeps until n more may go."""
+
+    def __init__(self, rate, clock=time.monotonic, sleep=time.sleep):
+        self.rate = float(rate)
+        self.clock = clock
+        self.sleep = sleep
+        self.free_at = 0.0  # when the line is done with what went before
+
+    def take(self, n):
+        now = self.clock()
+        start = max(now, self.free_at)
+        self.free_at = start + n / self.rate
+        if start > now:
+            self.sleep(start - now)
+
+
+class SimSerial:
+    def __init__(self, baud=DEFAULT_BAUD):
+        if baud <= 0:
+            raise ValueError("the baud rate must be positive, not %d" % baud)
+        self.baud = baud
+        self.dir = tempfile.mkdtemp(prefix="tafel-serial-")
+        self.to_device = os.path.join(self.dir, "to-device")
+        self.from_device = os.path.join(self.dir, "from-device")
+        os.mkfifo(self.to_device)
+        os.mkfifo(self.from_device)
+        self._to_fd = os.open(self.to_device, os.O_RDWR | os.O_NONBLOCK)
+        self._from_fd = os.open(self.from_device, os.O_RDWR | os.O_NONBLOCK)
+        self.master, self._slave = os.openpty()
+        _raw(self._slave)
+        self.path = os.ttyname(self._slave)  # kept open: the port stays usable between host sessions
+        os.set_blocking(self.master, False)
+        self.dropped = 0
+        self.carried = [0, 0]  # bytes host -> device, device -> host
+        self._stop = threading.Event()
+        self._threads = [
+            threading.Thread(target=self._shuttle, args=(self.master, self._to_fd, 0), daemon=True),
+            threading.Thread(target=self._shuttle, args=(self._from_fd, self.master, 1), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def device_args(self):
+        return ["--serial-in", self.to_device, "--serial-out", self.from_device, "--baud", str(self.baud)]
+
+    def _shuttle(self, src, dst, way):
+        pacer = Pacer(self.baud / 10.0)
+        while not self._stop.is_set():
+            try:
+                ready, _, _ = select.select([src], [], [], 0.1)
+                if not ready:
+                    continue
+                data = os.read(src, CHUNK)
+            except BlockingIOError:
+                continue
+            except OSError:  # EIO from a master whose port was just closed: wait for the next
+                time.sleep(0.05)
+                continue
+            if not data:
+                time.sleep(0.05)
+                continue
+            pacer.take(len(data))
+            try:
+                sent = os.write(dst, data)
+            except BlockingIOError:
+                sent = 0
+            except OSError as err:
+                if err.errno not in (errno.EIO, errno.EAGAIN):
+                    raise
+                sent = 0
+            self.carried[way] += sent
+            self.dropped += len(data) - sent
+
+    def close(self):
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(1)
+        for fd in (self.master, self._slave, self._to_fd, self._from_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _raw(fd):
+    # No echo, no line editing, no CR/LF translation: the pty is a plain byte pipe, like a UART.
+    import termios
+    import tty
+
+    tty.setraw(fd)
+    attrs = termios.tcgetattr(fd)
+    attrs[1] &= ~termios.OPOST
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
+def write_port_file(path, port):
+    """Writes the port's path to `path` (write-new-then-rename: a reader never sees half of it)."""
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    with open(tmp, "w", encoding="utf-8") as out:
+        out.write(port + "\n")
+    os.replace(tmp, path)

@@ -1,0 +1,130 @@
+# The simulator's USB serial: the pty/FIFO shuttle, its line rate, and `tafel sim --stay --port-file`.
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tafel import wire
+from tafel_host.cli import main
+from tafel_host.sim_serial import Pacer, SimSerial, write_port_file
+
+ROOT = Path(__file__).resolve().parents[2]
+ANNA = "# # 2 6 6 wait:1200 6 6 2 #"
+BEN = "# # 2 2 3 3 6 6 #"
+CLEO = "# # 2 2 2 5 5 5 3 3 6 6 6 #"
+WORKED_EXAMPLE = "1 D D\n%s\n%s\n%s\nD #\nA D 3 6 D 5 0 B 3\n# #\n" % (ANNA, BEN, CLEO)
+
+serial = pytest.importorskip("serial")
+
+
+class FakeTime:
+    def __init__(self):
+        self.now = 100.0
+        self.slept = []
+
+    def clock(self):
+        return self.now
+
+    def sleep(self, s):
+        self.slept.append(round(s, 6))
+        self.now += s
+
+
+def test_pacer_lets_the_line_rate_through():
+    t = FakeTime()
+    pacer = Pacer(11520, t.clock, t.sleep)
+    pacer.take(1152)  # the line is free: goes at once
+    assert t.slept == []
+    pacer.take(1152)  # waits for the first 0.1 s to go out
+    assert t.slept == [0.1]
+    t.now += 5  # idle: no credit is saved up beyond the line being free
+    pacer.take(64)
+    assert t.slept == [0.1]
+
+
+def read_all(fd, n, timeout=5.0):
+    got = b""
+    end = time.monotonic() + timeout
+    while len(got) < n and time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if ready:
+            got += os.read(fd, 4096)
+    return got
+
+
+def test_bytes_go_both_ways_at_the_baud_rate():
+    link = SimSerial(baud=115200)
+    try:
+        args = link.device_args()
+        assert args[0::2] == ["--serial-in", "--serial-out", "--baud"] and args[-1] == "115200"
+        assert link.path.startswith("/dev/")
+        host = os.open(link.path, os.O_RDWR | os.O_NOCTTY)
+        dev_in = os.open(link.to_device, os.O_RDONLY | os.O_NONBLOCK)
+        dev_out = os.open(link.from_device, os.O_WRONLY)
+        try:
+            data = bytes(range(256)) * 9  # 2304 bytes: 0.2 s at 115200, control bytes too
+            start = time.monotonic()
+            os.write(dev_out, data)
+            assert read_all(host, len(data)) == data  # not a byte changed: a raw line
+            assert time.monotonic() - start >= 0.17
+            os.write(host, b"TAFEL?\n\x03\r\n")
+            assert read_all(dev_in, 10) == b"TAFEL?\n\x03\r\n"
+        finally:
+            for fd in (host, dev_in, dev_out):
+                os.close(fd)
+    finally:
+        link.close()
+    assert not os.path.exists(link.dir)
+
+
+def test_port_file_is_written_whole(tmp_path):
+    write_port_file(tmp_path / "port", "/dev/pts/9")
+    assert (tmp_path / "port").read_text() == "/dev/pts/9\n"
+    assert os.listdir(tmp_path) == ["port"]
+
+
+def test_stay_needs_a_script(capsys):
+    assert main(["sim", "--stay"]) == 2
+    assert "--stay goes with --script" in capsys.readouterr().err
+
+
+def test_sim_stay_serves_the_link_on_the_pty_until_stdin_closes(tmp_path):
+    script = tmp_path / "script.txt"
+    script.write_text(WORKED_EXAMPLE, encoding="utf-8")
+    port_file = tmp_path / "port"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tafel_host.cli", "sim", "--script", str(script), "--stay",
+         "--port-file", str(port_file), "--flash", str(tmp_path / "flash.img")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        end = time.monotonic() + 60
+        while not port_file.exists():
+            assert proc.poll() is None, proc.stderr.read()
+            assert time.monotonic() < end, "no port file"
+            time.sleep(0.05)
+        path = port_file.read_text().strip()
+        with serial.Serial(path, 115200, timeout=5) as port:
+            port.write(b"\nTAFEL?\n")
+            hello = wire.parse_hello(port.readline())
+            assert hello["proto"] == 1 and hello["id"].startswith("sim-")
+            port.write(wire.encode(wire.INFO, 1))
+            kind, seq, body = wire.decode(port.readline())
+            assert (kind, seq) == (wire.OK, 1)
+            info = wire.parse_info(body)
+            assert info["games"] == 1 and info["running"] == 1 and not info["clock_set"]
+            port.write(wire.encode(wire.BYE, 2))
+            assert wire.decode(port.readline())[:2] == (wire.OK, 2)
+        proc.stdin.close()
+        assert proc.wait(15) == 0
+        out = proc.stdout.read()
+        assert out.startswith("serial: " + path + "\n")
+        assert "tafel sim:" in out
+        assert not port_file.exists()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
