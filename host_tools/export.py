@@ -159,7 +159,18 @@ def load(path):
 
 
 def to_json(doc):
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    """The document as JSON text: one line per game's fields and per round, so it reads and diffs well."""
+    def dump(value):
+        return json.dumps(value, ensure_ascii=False)
+
+    head = ",\n".join(' %s: %s' % (dump(k), dump(v)) for k, v in doc.items() if k != "games")
+    games = []
+    for game in doc["games"]:
+        fields = ", ".join("%s: %s" % (dump(k), dump(v)) for k, v in game.items() if k != "rounds")
+        rounds = ",\n".join("    " + dump(rnd) for rnd in game["rounds"])
+        games.append('  {%s,\n   "rounds": [%s]}' % (fields, "\n" + rounds + "\n   " if rounds else ""))
+    body = "[\n" + ",\n".join(games) + "\n ]" if games else "[]"
+    return "{\n%s,\n \"games\": %s\n}\n" % (head, body)
 
 
 def csv_rows(doc):
