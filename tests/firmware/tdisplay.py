@@ -56,7 +56,7 @@ def expected(buf, palette):
                     i = (yy * 240 + xx) * 2
                     out[i] = colour >> 8
                     out[i + 1] = colour & 0xFF
-    return bytes(out)
+    return out
 
 
 def colours(glass):
