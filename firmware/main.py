@@ -2,11 +2,13 @@
 import asyncio
 import sys
 
+import esp32
 import machine
 
 import board
 from clock import DeviceClock
 from drivers.events import EventQueue
+from power import DevicePower
 from runner import Runner
 from startup import start
 from store.fsys import Disk
@@ -18,6 +20,7 @@ PROFILE = "/board.json"
 def run():
     profile = board.load_profile(PROFILE)
     hw = board.build(profile, machine)
+    power = DevicePower(machine, esp32, profile, hw)  # after build: lets go of pins held in deep sleep
     clock = DeviceClock()
     link = []  # the Link, once there is one: crash reports stay off the serial in its sessions
 
@@ -25,7 +28,7 @@ def run():
         if not (link and link[0].active):
             sys.print_exception(err)
 
-    app = start(hw.display, Store(Disk(None, "/data")), clock, log=log)
+    app = start(hw.display, Store(Disk(None, "/data")), clock, log=log, power=power, keypad=hw.keypad)
     link.append(_link(profile, app, log))
     try:
         asyncio.run(Runner(app, hw, EventQueue(), link[0]).run(clock))

@@ -1,25 +1,60 @@
 # Start-up shared by the device and the simulator: storage check, the app and its first screen.
+#
+# The first screen: after a wake from deep sleep, the screens the table was
+# on (ui/resume.py, from the record the power kept); after a plain power-on,
+# the running game's standings, or home. Holding * while the device starts
+# opens the self-test over that (what a maker does after soldering); the
+# keypad is looked at a few times here for it, and whatever key is down then
+# (the key that woke the device, too) is taken as pressed already, so it does
+# nothing more once let go.
 from session import Session
 from ui.app import App
+
+SELFTEST_KEY = "*"
+BOOT_SCANS = 3  # keypad scans a debounce apart: a key held through the boot reads stable
 
 # Boot notes worth a word on screen (the rest is in the store's report).
 _SHOWN = ("game_damaged", "game_unreadable", "flash_full", "flash_low", "torn_tail_repaired",
           "settings_damaged", "roster_damaged")
 
 
-def start(display, store, clock, capture=False, log=None):
-    """Check the flash, resume the unfinished game and show where the table left off."""
+def start(display, store, clock, capture=False, log=None, power=None, keypad=None):
+    """Check the flash, resume the unfinished game and show where the table left off.
+
+    power: a power.Power (deep sleep), or None; keypad: the keypad driver, to
+    see a key held at power-on, or None."""
     notes = store.boot()
     session = Session(store, clock)
     session.resume()
     app = App(display, clock, store, session, store.settings, capture, log)
+    app.power = power
     contrast = store.settings.get("contrast")
     if type(contrast) is int and 0 <= contrast <= 255:
         display.contrast(contrast)
-    app.show_game()
+    selftest = keypad is not None and held(keypad, SELFTEST_KEY, clock.ticks_ms())
+    record = power.take_record() if power is not None else None
+    if record is None or not _resume(app, record):
+        app.show_game()
+    if selftest:
+        from ui.selftest import SelfTest
+
+        app.push(SelfTest(app))
     for key, _ in notes:
         if key in _SHOWN:
             app.notify(app.t(key))
             break
     app.render()
     return app
+
+
+def held(keypad, name, now):
+    """Whether key `name` is held now; every key down is taken as reported."""
+    for i in range(BOOT_SCANS):
+        keypad.scan(now + i * keypad.debounce_ms)  # times, not waits: see above
+    return keypad.is_down(name)
+
+
+def _resume(app, record):
+    from ui.resume import restore
+
+    return restore(app, record)

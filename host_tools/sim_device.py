@@ -141,6 +141,7 @@ class SimDevice:
         self.width = self.height = 0
         self.board = ""
         self.starts = 0
+        self.asleep = False  # the device said it went into deep sleep
         self._proc = None
         self._lines = None
         self._err_thread = None
@@ -152,6 +153,7 @@ class SimDevice:
     def start(self):
         """Power on: start the process and wait for its "ready" line."""
         self._tail.clear()
+        self.asleep = False
         self._proc = subprocess.Popen(
             self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             encoding="utf-8", errors="replace", bufsize=1,
@@ -238,8 +240,10 @@ class SimDevice:
         if reply.startswith("error "):
             raise SimError("%s: %s" % (line, reply[6:]))
         words = reply.split()
-        if len(words) != 2 or words[0] != "ok" or words[1] not in ("0", "1"):
+        if (len(words) not in (2, 3) or words[0] != "ok" or words[1] not in ("0", "1")
+                or words[2:] not in ([], ["asleep"])):
             raise SimError("%s: unexpected reply %r" % (line, reply[:80]))
+        self.asleep = len(words) == 3  # in deep sleep: a key wakes it (a turn of the knob does not)
         return words[1] == "1"
 
     def _send(self, line):

@@ -5,6 +5,11 @@
 # emulated display chip fed by the real driver's bus writes (the SSD1306 on
 # I2C or the ST7789 on SPI, as the board profile says). Tests use this
 # directly; run.py puts a line protocol in front of it for the launcher.
+#
+# Deep sleep (power.py): the firmware's SimPower marks the device asleep; from
+# then on nothing runs until a key that would wake the real board (power.wakes)
+# is pressed, which starts the firmware again on the same flash, as the
+# reboot an ESP32 wakes with, and does nothing else.
 import sys
 
 import board
@@ -13,6 +18,7 @@ from drivers.events import EventQueue
 from runner import STEP_MS, Runner
 from sim import simmachine
 from sim.flashdev import FlashDev
+from sim.simpower import SimPower
 from startup import start
 from store.fsys import Disk
 from store.mount import mount
@@ -22,40 +28,67 @@ HOLD_MS = 50  # a key press: held long enough for the keypad's debounce, then le
 
 
 class Device:
-    def __init__(self, profile_path, flash_path=None, epoch=0, flash=None, disk=None,
+    def __init__(self, profile_path, flash_path=None, epoch=0, flash=None, disk=None, hold=None,
                  serial=None, device_id="sim"):
-        """serial: the USB serial's transport (link/transport.py, or a test's
+        """hold: a key held down while the device starts ("*": the self-test).
+        serial: the USB serial's transport (link/transport.py, or a test's
         fake), served by the link as on the device; None: no serial."""
-        profile = board.load_profile(profile_path)
+        self.profile = board.load_profile(profile_path)
         self.serial = serial
         self.device_id = device_id
         self.link = None
-        self.machine = simmachine.from_profile(profile)
-        self.board = board.build(profile, self.machine)
         if disk is None:  # the emulated flash chip with LittleFS on it
             self.flash = flash if flash is not None else FlashDev(path=flash_path)
-            vol, _ = mount(self.flash)
-            disk = Disk(vol, "/data")
         else:  # a Disk given by the caller (bench: the host file system, no flash image in the heap)
             self.flash = None
+        self.disk = disk
+        self.power = SimPower(self.profile)  # its RTC memory lasts as long as this Device
+        self._boot(epoch, _log, hold)
+        self.seen = self.chip.glass()
+
+    def _boot(self, epoch, log, hold=None):
+        # Power-up or wake: all but the flash and the power's memory starts afresh.
+        self.machine = simmachine.from_profile(self.profile)
+        self.board = board.build(self.profile, self.machine)
+        disk = self.disk
+        if disk is None:
+            vol, _ = mount(self.flash)
+            disk = Disk(vol, "/data")
         self.clock = SimClock(epoch)
-        self.app = start(self.board.display, Store(disk), self.clock, True, _log)
-        if serial is not None:
+        if hold is not None:
+            self.machine.matrix.press(hold)
+        self.app = start(self.board.display, Store(disk), self.clock, True, log, self.power,
+                         self.board.keypad)
+        if hold is not None:
+            self.machine.matrix.release(hold)
+        if self.serial is not None:  # a reboot ends a session, as on the device; the cable stays
             from link.link import Link
 
-            self.link = Link(serial, self.app, device_id, _log)
+            self.link = Link(self.serial, self.app, self.device_id, log)
         self.runner = Runner(self.app, self.board, EventQueue(), self.link)
         self.chip = self.machine.display
-        self.seen = self.chip.glass()
+
+    @property
+    def asleep(self):
+        """In deep sleep: the firmware does not run until a key in power.wakes."""
+        return self.power.sleeping
 
     def advance(self, ms):
         clock = self.clock
         end = clock.ticks_ms() + ms
         while clock.ticks_ms() < end:
+            if self.power.sleeping:  # nothing runs; only the time asleep is counted
+                self.power.slept_ms += end - clock.ticks_ms()
+                return
             clock.advance(STEP_MS)
             self.runner.step(clock.ticks_ms())
 
     def key(self, name):
+        if self.power.sleeping:
+            if name in self.power.wakes:
+                self.power.wake()
+                self._boot(0, self.app.log)  # the wall clock comes back from the record
+            return
         m = self.machine
         if name == "CW" or name == "CCW":
             m.knob.turn(1 if name == "CW" else -1)

@@ -4,8 +4,8 @@
 #       [--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID]]
 #
 # stdin, one command a line           stdout
-#   key <0-9 A-D * # CW CCW PUSH>       ok <1 if the glass changed, else 0>
-#   wait <ms>                           ok <changed>
+#   key <0-9 A-D * # CW CCW PUSH>       ok <1 if the glass changed, else 0> [asleep]
+#   wait <ms>                           ok <changed> [asleep]
 #   snap                                snap <w> <h> <hex> (mono) or snap565 <w> <h> <hex>
 #                                       (colour), text <row> per row, end
 #   quit
@@ -59,7 +59,8 @@ def serve(device, inp, out):
             _log(err)
             out.write("error %s\n" % err)
             continue
-        out.write("ok %d\n" % device.changed())
+        # "asleep": the device went into deep sleep (power.py); a key wakes it.
+        out.write("ok %d%s\n" % (device.changed(), " asleep" if device.asleep else ""))
 
 
 _USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] "

@@ -26,6 +26,7 @@ class App:
         self.stack = []
         self.texts = None
         self.asleep = False
+        self.power = None  # power.Power when the board can deep-sleep (set by startup.py)
         self.last_key = clock.ticks_ms()
         self.message = None  # (text, until_ms): a short notice over the bottom row
         self.link_active = False  # a laptop's session on the USB serial (link/): a mark in the title row
@@ -116,8 +117,21 @@ class App:
         if sleep_s and not self.asleep and now - self.last_key >= sleep_s * 1000:
             self.asleep = True
             self.display.poweroff()
+        if self.asleep and self.power is not None and not self.link_active and self._deep_sleep_due(now):
+            from ui.resume import sleep
+
+            sleep(self)  # on the device this does not return: waking is a reboot
+            return
         if self.screen is not None:
             self._guard(self.screen.tick, now)
+
+    def _deep_sleep_due(self, now):
+        # settings["deep_sleep"]: minutes without a key, 0 = never; only ever
+        # once the display has gone dark (see ui/settings.py).
+        minutes = self.settings.get("deep_sleep", 30)
+        if type(minutes) is not int:
+            minutes = 30
+        return minutes > 0 and now - self.last_key >= minutes * 60000 and self.power.can_sleep()
 
     def wake(self):
         self.asleep = False

@@ -3,6 +3,8 @@ from ui.screen import Screen
 
 
 class GameOver(Screen):
+    resume = "over"  # ui/resume.py
+
     def on_open(self):
         game = self.app.session.game
         self.game = game

@@ -119,6 +119,8 @@ def label(app, g):
 
 
 class History(ListScreen):
+    resume = "history"  # with its cursor (ui/resume.py)
+
     def __init__(self, app):
         super().__init__(app, [])
         self.cache = {}  # game id -> (label, Info)

@@ -15,6 +15,8 @@ _TEXT, _PAIR, _BAR = range(3)
 
 
 class HistoryGame(Screen):
+    resume = "hgame"  # with the game's id and the scroll position (ui/resume.py)
+
     def __init__(self, app, game_id):
         super().__init__(app)
         self.game_id = game_id
@@ -30,6 +32,16 @@ class HistoryGame(Screen):
         if self.info is None:
             self._load()
         super().on_open()
+
+    def resume_state(self):
+        return [self.game_id, self.top]
+
+    @classmethod
+    def resumed(cls, app, state):
+        screen = cls(app, int(state[0]))
+        if type(state[1]) is int and state[1] > 0:
+            screen.top = state[1]
+        return screen
 
     def _load(self):
         app = self.app

@@ -3,6 +3,8 @@ from ui.screen import ListScreen
 
 
 class Home(ListScreen):
+    resume = "home"  # with its cursor (ui/resume.py)
+
     def on_open(self):
         self.actions = ["new_game"]
         if self.app.session.game is not None and not self.app.session.game.finished:

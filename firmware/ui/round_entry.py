@@ -40,6 +40,51 @@ class RoundEntry(Screen):
         self.deck_ok = False
         self.note = None  # a message shown in the hint row until the next key
 
+    # ---- coming back after a deep sleep (ui/resume.py) --------------------------
+    # What was typed comes back with the screen (a few bytes a seat), and it is
+    # still not saved: only # on the result saves a round. The result view is
+    # not kept; the table lands on the seat it was on and # shows it again.
+    resume = "entry"
+
+    def resume_state(self):
+        return [self.edit_index, self.entry, self.winner, self.cursor]
+
+    @classmethod
+    def resumed(cls, app, state):
+        if state is None:
+            state = [None]
+        edit_index = state[0]
+        game = app.session.game
+        if edit_index is None:
+            if game.finished:
+                raise ValueError("no round to enter")
+        elif type(edit_index) is not int or not 0 <= edit_index < len(game.rounds):
+            raise ValueError("no round %r" % (edit_index,))
+        screen = cls(app, edit_index)
+        if len(state) == 4:
+            screen._take_back(state[1], state[2], state[3])
+        return screen
+
+    def _take_back(self, entry, winner, cursor):
+        # Typed values that do not fit this game (cannot happen unless the
+        # record is damaged) are dropped: the seats come back empty.
+        if type(entry) is not list or len(entry) != len(self.entry):
+            return
+        for text in entry:
+            if type(text) is not str or len(text) > MAX_PARTS * (MAX_DIGITS + 1):
+                return
+            for ch in text:
+                if not ("0" <= ch <= "9" or ch == "+"):
+                    return
+        if winner is not None and winner not in self.seats:
+            return
+        if type(cursor) is not int or not 0 <= cursor < len(self.seats):
+            return
+        self.entry = entry
+        self.winner = winner
+        self.cursor = cursor
+        self.top = max(0, cursor - (self.app.canvas.rows - 3))
+
     # ---- what was typed -----------------------------------------------------
     def hands(self):
         """Typed hands as the core takes them: {name: [addends]} for the seats typed so far."""

@@ -4,6 +4,8 @@ from ui.screen import ListScreen
 
 
 class Rounds(ListScreen):
+    resume = "rounds"  # with its cursor (ui/resume.py)
+
     def on_open(self):
         game = self.app.session.game
         self.game = game

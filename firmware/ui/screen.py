@@ -33,6 +33,23 @@ class Screen:
         """Mark one row (or all) for redraw."""
         self.dirty |= ALL_ROWS if row is None else (1 << row)
 
+    # ---- coming back after a deep sleep (ui/resume.py) ----------------------------
+    resume = None  # a name from ui/resume.SCREENS if this screen can come back
+
+    def resume_state(self):
+        """A little JSON-able state to come back with (a cursor), or None."""
+        return None
+
+    def restore(self, state):
+        """Take back what resume_state() gave; a state that does not fit is ignored."""
+
+    @classmethod
+    def resumed(cls, app, state):
+        screen = cls(app)
+        if state is not None:
+            screen.restore(state)
+        return screen
+
 
 class ListScreen(Screen):
     """A titled, scrolling list with a cursor: C/D (or the rotary) move, # picks.
@@ -78,6 +95,15 @@ class ListScreen(Screen):
                 self.cursor = index
                 self.touch()
                 self.pick(index)
+
+    def resume_state(self):
+        return self.cursor
+
+    def restore(self, state):
+        if type(state) is int and state >= 0:
+            self.cursor = state
+            self.top = max(0, state - (self.app.canvas.rows - 3))
+            self.touch()
 
     def move(self, step):
         if not self.items:

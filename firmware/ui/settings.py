@@ -1,20 +1,29 @@
-# Settings: language, display sleep, contrast. Each change applies at once and
-# is saved by the store (write-new-then-rename); if saving fails the screen
-# says so and the change holds until the next restart.
+# Settings: language, display sleep, contrast, deep sleep, and the way into
+# the self-test. Each change applies at once and is saved by the store
+# (write-new-then-rename); if saving fails the screen says so and the change
+# holds until the next restart.
 #
-# Two rows a setting: its name (highlighted under the cursor), its value below. C/D or the
-# rotary move, # (push) or A takes the next value, B the previous, * goes back.
+# Two rows a setting: its name (highlighted under the cursor), its value below;
+# three settings fit, the list scrolls. C/D or the rotary move, # (push) or A
+# takes the next value (or opens the self-test), B the previous, * goes back.
 # settings: "lang" ("de"/"en"), "sleep" (seconds, 0 = never), "contrast"
-# (the SSD1306's 0-255; start-up applies it, see startup.py).
+# (the SSD1306's 0-255; start-up applies it, see startup.py), "deep_sleep"
+# (minutes without a key, 0 = never, counted from the last key like "sleep"
+# and only once the display is off: with "sleep" never there is no deep
+# sleep either; see ui/app.py and power.py).
 from ui.screen import Screen
 
 LANGS = ("de", "en")
 SLEEPS = (0, 30, 60, 300)
 CONTRASTS = (16, 64, 127, 255)
-DEFAULTS = {"lang": "de", "sleep": 60, "contrast": 127}  # 127: what the driver sets up
-ITEMS = ("lang", "sleep", "contrast")
-OPTIONS = {"lang": LANGS, "sleep": SLEEPS, "contrast": CONTRASTS}
-NAMES = {"lang": "set_lang", "sleep": "set_sleep", "contrast": "set_contrast"}
+DEEP_SLEEPS = (0, 10, 30, 60, 120)
+DEFAULTS = {"lang": "de", "sleep": 60, "contrast": 127,  # 127: what the driver sets up
+            "deep_sleep": 30}
+ITEMS = ("lang", "sleep", "contrast", "deep_sleep", "selftest")
+OPTIONS = {"lang": LANGS, "sleep": SLEEPS, "contrast": CONTRASTS, "deep_sleep": DEEP_SLEEPS}
+NAMES = {"lang": "set_lang", "sleep": "set_sleep", "contrast": "set_contrast",
+         "deep_sleep": "set_deep", "selftest": "set_selftest"}
+SHOWN = 3  # settings on screen at once
 
 
 def option(name, value):
@@ -32,10 +41,20 @@ def option(name, value):
 
 
 class Settings(Screen):
+    resume = "settings"  # with its cursor (ui/resume.py)
+
     def __init__(self, app):
         super().__init__(app)
         self.cursor = 0
+        self.top = 0  # the first setting on screen
         self.note = None  # shown in the hint row until the next key
+
+    def resume_state(self):
+        return self.cursor
+
+    def restore(self, state):
+        if type(state) is int and 0 <= state < len(ITEMS):
+            self._move(state - self.cursor)
 
     def key(self, k):
         if self.note is not None:
@@ -54,6 +73,10 @@ class Settings(Screen):
 
     def _move(self, step):
         self.cursor = (self.cursor + step) % len(ITEMS)
+        if self.cursor < self.top:
+            self.top = self.cursor
+        elif self.cursor >= self.top + SHOWN:
+            self.top = self.cursor - SHOWN + 1
         self.touch()
 
     def value(self, name):
@@ -62,6 +85,12 @@ class Settings(Screen):
     def _change(self, step):
         app = self.app
         name = ITEMS[self.cursor]
+        if name == "selftest":
+            if step > 0:
+                from ui.selftest import SelfTest
+
+                app.push(SelfTest(app))
+            return
         choices = OPTIONS[name]
         value = choices[(option(name, app.settings.get(name, DEFAULTS[name])) + step) % len(choices)]
         app.settings[name] = value  # the app reads its settings dict: in force from here
@@ -80,11 +109,15 @@ class Settings(Screen):
 
     def _value_text(self, name):
         t = self.app.t
+        if name == "selftest":
+            return t("st_open")
         value = self.value(name)
         if name == "lang":
             return t("lang_" + value)
         if name == "sleep":
             return t("sleep_%d" % value)
+        if name == "deep_sleep":
+            return t("ds_%d" % value)
         return t("contrast_%d" % CONTRASTS.index(value))
 
     def draw_row(self, canvas, row):
@@ -95,7 +128,7 @@ class Settings(Screen):
         elif row == last:
             canvas.text(last, 0, self.note or t("set_keys"))
         else:
-            i = (row - 1) // 2
+            i = self.top + (row - 1) // 2
             if i >= len(ITEMS):
                 return
             name = ITEMS[i]

@@ -6,6 +6,8 @@ HINT_MS = 3000  # the bottom row takes turns: dealer, then the keys
 
 
 class Standings(Screen):
+    resume = "standings"  # the running game's, from flash (ui/resume.py)
+
     def __init__(self, app):
         super().__init__(app)
         self.top = 0

@@ -1,0 +1,66 @@
+# Deep sleep through the launcher's line protocol: "ok <changed> asleep" while
+# the device sleeps, a key wakes it, and the launcher follows (SimDevice.asleep).
+import sys
+from pathlib import Path
+
+import pytest
+
+from tafel_host import sim
+from tafel_host.sim_device import SimDevice, SimError
+from test_sim import WORKED_EXAMPLE
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN_PY = ROOT / "firmware" / "sim" / "run.py"
+
+
+def play(device, script):
+    for step in sim.parse_script(script):
+        if step.kind == "key":
+            device.key(step.arg)
+        else:
+            device.wait(step.arg)
+
+
+def test_asleep_replies_are_understood(tmp_path):
+    fake = ("import sys\n"
+            "print('ready 128 64 fake', flush=True)\n"
+            "for reply in ('ok 0 asleep', 'ok 0 asleep', 'ok 1', 'ok 1 dozing'):\n"
+            "    sys.stdin.readline(); print(reply, flush=True)\n"
+            "sys.stdin.readline()\n")
+    device = SimDevice([sys.executable, "-c", fake], log=(tmp_path / "log.txt").open("w"))
+    try:
+        device.start()
+        assert not device.asleep
+        assert device.wait(1000) is False and device.asleep
+        assert device.key("CW") is False and device.asleep
+        assert device.key("5") is True and not device.asleep
+        with pytest.raises(SimError):
+            device.key("5")  # a third word that is not "asleep"
+    finally:
+        device.close()
+        device.log.close()
+
+
+def test_the_real_firmware_sleeps_and_a_key_brings_the_game_back(tmp_path):
+    if not RUN_PY.is_file():
+        pytest.skip("firmware/sim/run.py is not there yet")
+    board = sim.find_board(sim.DEFAULT_BOARD)
+    command = sim.device_command(sim.find_micropython(), RUN_PY, tmp_path / "flash.img", board)
+    device = SimDevice(command, log=(tmp_path / "log.txt").open("w"))
+    try:
+        device.start()
+        play(device, "C C # D D D B *")  # settings: deep sleep after 10 min (the shortest), home
+        play(device, WORKED_EXAMPLE + " # #")  # Anna 89, saved
+        before = device.snap()
+        assert before.text[1].split()[:2] == ["Anna", "89"]
+        device.wait(9 * 60000)
+        assert not device.asleep
+        device.wait(61000)
+        assert device.asleep and device.snap().data == bytes(len(before.data))  # dark
+        assert device.key("CW") is False and device.asleep  # a turn does not wake it
+        assert device.key("PUSH") is True and not device.asleep
+        after = device.snap()
+        assert after.text[:7] == before.text[:7] and after.data[:7 * 128] == before.data[:7 * 128]  # the hint row takes turns
+    finally:
+        device.close()
+        device.log.close()
