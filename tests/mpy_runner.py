@@ -21,6 +21,7 @@
 # Output: one line per test (PASS/FAIL/SKIP name), then the closing line
 # "N passed, N failed, N skipped". Exit status 1 if a test failed or if no
 # test ran at all (skipped tests do not count as run), unless --allow-empty.
+import gc
 import os
 import re
 import sys
@@ -163,6 +164,10 @@ class Run:
             sys.path.remove(folder)
 
     def run_module(self, modname, label):
+        # One process runs every module: what the last one left is collected
+        # before this one's code and objects settle in the heap, so garbage
+        # does not split it into pieces too small for a big buffer later.
+        gc.collect()
         try:
             module = __import__(modname)
         except Exception as err:
