@@ -3,6 +3,8 @@
 # The fake has the transport's members (readinto, write, guard, window,
 # chunk, rate), so the device runs the real Link through Runner.step; the
 # host side uses only tafel.wire, as host_tools does.
+import gc
+
 from sim.device import Device
 from sim.flashdev import FlashDev
 from tafel import records, wire
@@ -14,7 +16,8 @@ from uisim import PROFILE
 class FakeSerial:
     def __init__(self, rate=0, window=4, chunk=384):
         self.rx = bytearray()  # host -> device, not read yet
-        self.tx = bytearray()  # device -> host, not read yet
+        self.lines = []  # device -> host: whole lines not read yet
+        self.partial = b""  # and the start of the next one
         self.sent = 0  # bytes ever written
         self.bad = []  # bytes written that are neither printable nor "\n"
         self.rate = rate
@@ -22,7 +25,7 @@ class FakeSerial:
         self.chunk = chunk
         self.guarded = False  # keyboard interrupt off (a session)
         self.guards = []
-        self.writes = []  # bytes per write() call
+        self.biggest = 0  # the largest write() so far
 
     def readinto(self, buf):
         n = min(len(buf), len(self.rx))
@@ -31,12 +34,20 @@ class FakeSerial:
         return n
 
     def write(self, data):
-        self.tx.extend(data)
+        data = bytes(data)
         self.sent += len(data)
-        self.writes.append(len(data))
+        self.biggest = max(self.biggest, len(data))
         for b in data:
             if b != 10 and not 32 <= b <= 126:
                 self.bad.append(b)
+        while data:  # small pieces only: a long test must not fragment the heap
+            end = data.find(b"\n")
+            if end < 0:
+                self.partial += data
+                return
+            self.lines.append(self.partial + data[:end + 1])
+            self.partial = b""
+            data = data[end + 1:]
 
     def guard(self, on):
         self.guarded = on
@@ -44,6 +55,7 @@ class FakeSerial:
 
 
 def device(flash=None, serial=None, **kw):
+    gc.collect()  # what the last test left, before a new flash and device
     serial = serial if serial is not None else FakeSerial(**kw)
     dev = Device(PROFILE, flash=flash if flash is not None else FlashDev(), serial=serial,
                  device_id="sim-test")
@@ -73,16 +85,8 @@ class Host:
         self.dev.advance(ms)
 
     def lines(self):
-        tx = self.s.tx
-        start = 0
-        while True:
-            end = tx.find(b"\n", start)
-            if end < 0:
-                break
-            self.pending.append(bytes(tx[start:end + 1]))
-            start = end + 1
-        if start:
-            self.s.tx = tx[start:]
+        self.pending.extend(self.s.lines)
+        self.s.lines = []
         out, self.pending = self.pending, []
         return out
 
