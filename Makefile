@@ -24,6 +24,8 @@ test: $(STAMP)
 	$(MPY) tests/mpy_runner.py tests/core || status=1; \
 	echo "== firmware suite on MicroPython"; \
 	$(MPY) -X heapsize=8M tests/mpy_runner.py --allow-empty tests/firmware || status=1; \
+	echo "== crypto suite on MicroPython"; \
+	$(MPY) tests/mpy_runner.py tests/crypto || status=1; \
 	echo "== everything else on CPython"; \
 	$(VPY) -m pytest -q || status=1; \
 	exit $$status
