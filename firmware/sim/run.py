@@ -21,7 +21,10 @@
 # pseudo-terminal (host_tools/sim_serial.py), pacing what it writes to --baud
 # in simulated time, as the device does in real time. The launcher holds
 # both FIFOs open read-write, so opening them here never waits. The link runs
-# only while simulated time passes (key and wait commands).
+# only while simulated time passes (key and wait commands). As on the device,
+# a Ctrl-C outside a link session stops the firmware and a REPL takes the
+# port (sim/simusb.py), so mpremote works; Ctrl-D at its prompt starts the
+# firmware again.
 import sys
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
@@ -88,13 +91,15 @@ def _serial(opts):
     import binascii
 
     from link.transport import StreamTransport
+    from sim.simusb import SimUSB
 
     inp = open(opts["--serial-in"], "rb")
     out = open(opts["--serial-out"], "wb")
     device_id = opts["--device-id"]
     if not device_id:  # the same flash image, the same device
         device_id = "sim-%08x" % (binascii.crc32(opts["--flash"].encode()) & 0xFFFFFFFF)
-    return StreamTransport(inp, out, int(opts["--baud"]) // 10, kbd=False), device_id
+    # SimUSB: Ctrl-C outside a session stops the firmware and a REPL answers (mpremote works)
+    return SimUSB(StreamTransport(inp, out, int(opts["--baud"]) // 10, kbd=False)), device_id
 
 
 def main():
@@ -102,6 +107,8 @@ def main():
     serial, device_id = _serial(opts)
     device = Device(opts["--board"], opts["--flash"], int(opts["--epoch"]), serial=serial,
                     device_id=device_id)
+    if serial is not None:
+        serial.device = device
     print("ready %d %d %s" % (device.chip.width, device.chip.height, device.board.name))
     serve(device, sys.stdin, sys.stdout)
 

@@ -74,7 +74,7 @@ class Host:
 
     def __init__(self, dev):
         self.dev = dev
-        self.s = dev.serial
+        self.s = getattr(dev.serial, "port", dev.serial)  # the fake, also inside a sim.simusb.SimUSB
         self.seq = 0
         self.pending = []  # lines read, not taken yet
 

@@ -92,7 +92,8 @@ def test_stay_needs_a_script(capsys):
     assert "--stay goes with --script" in capsys.readouterr().err
 
 
-def test_sim_stay_serves_the_link_on_the_pty_until_stdin_closes(tmp_path):
+def start_sim(tmp_path):
+    """`tafel sim --script ... --stay --port-file` with the worked example; (process, port path)."""
     script = tmp_path / "script.txt"
     script.write_text(WORKED_EXAMPLE, encoding="utf-8")
     port_file = tmp_path / "port"
@@ -100,13 +101,19 @@ def test_sim_stay_serves_the_link_on_the_pty_until_stdin_closes(tmp_path):
         [sys.executable, "-m", "tafel_host.cli", "sim", "--script", str(script), "--stay",
          "--port-file", str(port_file), "--flash", str(tmp_path / "flash.img")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    end = time.monotonic() + 60
+    while not port_file.exists():
+        if proc.poll() is not None or time.monotonic() > end:
+            proc.kill()
+            raise AssertionError("no port file: %s" % proc.stderr.read())
+        time.sleep(0.05)
+    return proc, port_file.read_text().strip()
+
+
+def test_sim_stay_serves_the_link_on_the_pty_until_stdin_closes(tmp_path):
+    proc, path = start_sim(tmp_path)
+    port_file = tmp_path / "port"
     try:
-        end = time.monotonic() + 60
-        while not port_file.exists():
-            assert proc.poll() is None, proc.stderr.read()
-            assert time.monotonic() < end, "no port file"
-            time.sleep(0.05)
-        path = port_file.read_text().strip()
         with serial.Serial(path, 115200, timeout=5) as port:
             port.write(b"\nTAFEL?\n")
             hello = wire.parse_hello(port.readline())
@@ -126,5 +133,44 @@ def test_sim_stay_serves_the_link_on_the_pty_until_stdin_closes(tmp_path):
         assert not port_file.exists()
     finally:
         if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def mpremote(path, *args):
+    return subprocess.run([sys.executable, "-m", "mpremote", "connect", path] + list(args),
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_mpremote_lists_files_while_the_app_runs(tmp_path):
+    pytest.importorskip("mpremote")
+    proc, path = start_sim(tmp_path)
+    try:
+        with serial.Serial(path, 115200, timeout=5) as port:  # the app answers the link
+            port.write(b"TAFEL?\n")
+            assert port.readline().startswith(b"TAFEL! ")
+            port.write(wire.encode(wire.BYE, 1))
+            assert wire.decode(port.readline())[:2] == (wire.OK, 1)
+        got = mpremote(path, "ls")  # Ctrl-C stops the app, the raw REPL lists the flash
+        assert got.returncode == 0, got.stderr
+        assert "data/" in got.stdout
+        got = mpremote(path, "ls", ":data")
+        assert "games/" in got.stdout or "live/" in got.stdout, got.stdout
+        with serial.Serial(path, 115200, timeout=5) as port:  # Ctrl-D at the prompt: the app again
+            port.write(b"\r\x02")
+            time.sleep(0.3)
+            port.write(b"\x04")
+            time.sleep(0.5)
+            port.reset_input_buffer()
+            port.write(b"\nTAFEL?\n")
+            line = b""
+            while not line.startswith(b"TAFEL!"):
+                line = port.readline()
+                assert line, "the app did not come back"
+    finally:
+        proc.stdin.close()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

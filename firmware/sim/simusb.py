@@ -1,0 +1,209 @@
+# The simulated USB serial as MicroPython has it: the link's transport, with Ctrl-C and a REPL beside it.
+#
+# On the device the serial is also the REPL: outside a link session a Ctrl-C
+# stops the app (main.py ends in KeyboardInterrupt) and MicroPython's REPL
+# takes the port; that is how mpremote works. The simulator does the same:
+#   - SimUSB wraps the link's transport and watches for Ctrl-C while no
+#     session is on (in a session the link has switched the interrupt off);
+#   - a Ctrl-C stops the firmware: the device's Runner is swapped for the
+#     Repl, so the display freezes and no key is read, as on the device;
+#   - the Repl answers like MicroPython's: the friendly one (">>> ", a line
+#     is run) and the raw one mpremote drives (Ctrl-A, code, Ctrl-D, answers
+#     "OK", output, Ctrl-D, errors, Ctrl-D, ">"; raw-paste is declined, so
+#     mpremote falls back to plain raw mode);
+#   - code runs in this process with the flash's file system mounted at
+#     /flash and as the current folder, so mpremote ls/cat/cp see the files
+#     the device holds (the simulator keeps only data/ on its flash);
+#   - Ctrl-D at the friendly prompt is the soft reboot that runs the firmware
+#     again; in raw mode it only resets the REPL (MicroPython does not run
+#     main.py after a soft reboot in the raw REPL).
+import io
+import os
+import sys
+
+BANNER = b"MicroPython on the Tafel simulator\r\nType \"help()\" for more information.\r\n"
+RAW = b"raw REPL; CTRL-B to exit\r\n>"
+MOUNT = "/flash"
+
+
+class SimUSB:
+    """Any link transport (readinto, write, guard, window, chunk, rate) plus the REPL."""
+
+    def __init__(self, port, device=None):
+        self.port = port
+        self.device = device  # sim.device.Device, set once it exists
+        self.window = port.window
+        self.chunk = port.chunk
+        self.rate = port.rate
+        self.session = False
+        self.repl = None
+
+    def guard(self, on):
+        self.session = on
+        self.port.guard(on)
+
+    def write(self, data):
+        self.port.write(data)
+
+    def readinto(self, buf):
+        if self.repl is not None:
+            return 0
+        n = self.port.readinto(buf)
+        if self.session or self.device is None:
+            return n
+        for i in range(n):
+            if buf[i] == 3:  # KeyboardInterrupt: the app stops, the REPL takes the port
+                self.repl = Repl(self, self.device, bytes(buf[i + 1:n]))
+                return i
+        return n
+
+
+class Repl:
+    """Stands in for the device's Runner while the firmware is stopped."""
+
+    def __init__(self, usb, device, pending=b""):
+        self.usb = usb
+        self.device = device
+        self.runner = device.runner
+        device.runner = self
+        self.raw = False
+        self.line = bytearray()
+        self.pending = bytearray(pending)
+        self.buf = bytearray(64)
+        self.names = {}
+        self.cwd = None
+        self._mount()
+        self.reset_names()
+        self.out(b"Traceback (most recent call last):\r\n  File \"main.py\", in <module>\r\n"
+                 b"KeyboardInterrupt: \r\n" + BANNER + b">>> ")
+
+    def out(self, data):
+        self.usb.write(data)
+
+    def reset_names(self):
+        captured = self._print
+        self.names = {"__name__": "__main__", "print": captured}
+
+    def _print(self, *args, **kw):
+        sep = kw.get("sep", " ")
+        end = kw.get("end", "\n")
+        text = sep.join([str(a) for a in args]) + end
+        self.output.write(text)
+
+    def step(self, now):
+        n = self.usb.port.readinto(self.buf)
+        data = self.pending + self.buf[:n]
+        self.pending = bytearray()
+        for i in range(len(data)):
+            if self.device.runner is not self:
+                return  # rebooted
+            self._byte(data[i])
+
+    def _byte(self, c):
+        if self.raw:
+            if c == 1 and self.line == b"\x05A":  # raw-paste: not offered, mpremote falls back
+                self.line = bytearray()
+                self.out(b"R\x00")
+            elif c == 1:
+                self.line = bytearray()
+                self.out(b"\r\n" + RAW)
+            elif c == 2:
+                self.raw = False
+                self.out(b"\r\n" + BANNER + b">>> ")
+            elif c == 3:
+                self.line = bytearray()
+            elif c == 4:
+                if self.line:
+                    self.out(b"OK")
+                    out, err = self.run(bytes(self.line), "exec")
+                    self.line = bytearray()
+                    self.out(out + b"\x04" + err + b"\x04>")
+                else:  # a soft reboot that stays in the raw REPL
+                    self.reset_names()
+                    self.out(b"OK\r\nMPY: soft reboot\r\n" + RAW)
+            else:
+                self.line.append(c)
+            return
+        if c == 1:
+            self.raw = True
+            self.line = bytearray()
+            self.out(b"\r\n" + RAW)
+        elif c == 2:
+            self.out(b"\r\n" + BANNER + b">>> ")
+        elif c == 3:
+            self.line = bytearray()
+            self.out(b"\r\n>>> ")
+        elif c == 4:
+            if not self.line:
+                self.out(b"\r\nMPY: soft reboot\r\n")
+                self.reboot()
+        elif c == 13:
+            self.out(b"\r\n")
+            if self.line:
+                out, err = self.run(bytes(self.line), "line")
+                self.line = bytearray()
+                self.out(out + err)
+            self.out(b">>> ")
+        elif c == 8 or c == 127:
+            if self.line:
+                self.line = self.line[:-1]
+                self.out(b"\x08 \x08")
+        elif c >= 32:
+            self.line.append(c)
+            self.out(bytes((c,)))
+
+    def run(self, code, mode):
+        """Runs code ("exec": a raw REPL block; "line": a line typed at >>>,
+        whose value is shown); returns (output, error text) as the REPL sends them."""
+        self.output = io.StringIO()
+        err = io.StringIO()
+        source = code.decode()
+        try:
+            if mode == "line":
+                try:
+                    compiled = compile(source, "<stdin>", "eval")
+                except SyntaxError:
+                    exec(source, self.names)
+                else:
+                    value = eval(compiled, self.names)
+                    if value is not None:
+                        self._print(repr(value))
+            else:
+                exec(source, self.names)
+        except Exception as e:  # noqa: the code's own error goes to the REPL, as on the device
+            sys.print_exception(e, err)
+        return _cooked(self.output.getvalue()), _cooked(err.getvalue())
+
+    def reboot(self):
+        """Ctrl-D at the friendly prompt: the firmware starts again on the same flash."""
+        self._unmount()
+        device = self.device
+        device.runner = self.runner
+        self.usb.repl = None
+        device._boot(0, device.app.log)
+
+    def _mount(self):
+        vol = getattr(self.device.app.store.disk, "vol", None)
+        if vol is None:
+            return
+        self.cwd = os.getcwd()
+        try:
+            os.mount(vol, MOUNT)
+        except OSError:
+            pass  # mounted already
+        os.chdir(MOUNT)
+
+    def _unmount(self):
+        if self.cwd is None:
+            return
+        os.chdir(self.cwd)
+        try:
+            os.umount(MOUNT)
+        except OSError:
+            pass
+        self.cwd = None
+
+
+def _cooked(text):
+    # What the REPL's stdout does: "\n" goes out as "\r\n".
+    return text.replace("\r\n", "\n").replace("\n", "\r\n").encode()
