@@ -1,0 +1,274 @@
+# Reading and verifying an update bundle on the device, a stream at a time.
+#
+#   from update import bundle
+#   from update.trusted import TRUSTED_KEYS
+#   with open(path, "rb") as f:
+#       m = bundle.verify_bundle(f, TRUSTED_KEYS, running_version=VERSION,
+#                                boot_version=BOOT_VERSION, sink=open_staged)
+#
+# or step by step (what verify_bundle does, for a transport that gets the
+# parts separately or stages files as they are checked):
+#
+#   m = bundle.read_manifest(f, TRUSTED_KEYS)            # header, manifest, signature
+#   bundle.check_install(m, VERSION, BOOT_VERSION)       # version, boot, MicroPython
+#   buf = bytearray(bundle.CHUNK)
+#   for entry in m.files:                                # f is at entry.offset here
+#       bundle.verify_file(f, entry, m.window, out=staged_file, buf=buf)
+#   bundle.expect_end(f)
+#
+# Every refusal is an UpdateError(key, detail) (update/errors.py lists the
+# keys). Nothing here writes anything but the `out` streams it is handed: the
+# caller stages, and switches only after everything passed.
+#
+# Memory: the manifest (a few KB) is held while the bundle is read; a file's
+# body is read into RAM only if it is compressed and at most INLINE bytes
+# (inflating from RAM runs in C; larger bodies are fed to the inflater through
+# a bounded reader, slower but small); everything else streams through one
+# CHUNK-byte buffer. Peak heap: bench/update_crypto.py.
+#
+# The same code runs on CPython (`tafel bundle show` verifies with it): there
+# the inflating is done by zlib instead of MicroPython's deflate module.
+import hashlib
+import io
+from binascii import hexlify
+
+from update import ed25519
+from update import manifest as fmt
+from update.errors import UpdateError
+
+try:
+    import deflate
+except ImportError:  # CPython
+    deflate = None
+    import zlib
+
+CHUNK = 512  # bytes per read and hash step
+INLINE = 8192  # a compressed body up to this size is inflated from RAM
+RUNNING_MPY = fmt.running_mpy()  # this interpreter's .mpy version; None on CPython
+
+
+def read_manifest(stream, trusted_keys, max_bytes=None):
+    """Read the header, manifest and signature from `stream`; the Manifest once the signature holds.
+
+    trusted_keys: 32-byte Ed25519 public keys (update/trusted.py). max_bytes:
+    refuse a bundle longer than this (free flash, say). Afterwards the stream
+    is at the first file's body (manifest.body_start)."""
+    header = _read_exact(stream, fmt.HEADER_SIZE, "header")
+    length, kid = fmt.unpack_header(header)
+    key = None
+    for candidate in trusted_keys:
+        if fmt.key_id(candidate) == kid:
+            key = candidate
+            break
+    if key is None:
+        raise UpdateError("foreign_key", hexlify(kid).decode())
+    raw = _read_exact(stream, length, "manifest")
+    signature = _read_exact(stream, fmt.SIGNATURE_SIZE, "signature")
+    if not ed25519.verify(key, signature, fmt.signed_message(header, raw)):
+        raise UpdateError("bad_signature")
+    manifest = fmt.parse(raw, kid, fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE)
+    if max_bytes is not None and manifest.total_size > max_bytes:
+        raise UpdateError("too_large", (manifest.total_size, max_bytes))
+    return manifest
+
+
+def check_install(manifest, running_version, boot_version, mpy=RUNNING_MPY):
+    """Refuse what this device must not install (the signature was checked by read_manifest).
+
+    running_version: the installed application's version (None: skip the
+    version rules, as the laptop does); boot_version: the BOOT_VERSION of the
+    device's boot.py; mpy: the .mpy version it imports (None: skip)."""
+    if mpy is not None and manifest.mpy != mpy:
+        raise UpdateError("wrong_mpy", (manifest.mpy, mpy))
+    if manifest.min_boot > boot_version:
+        raise UpdateError("needs_boot", (manifest.min_boot, boot_version))
+    if running_version is not None and not manifest.allow_downgrade:
+        order = fmt.compare_versions(manifest.version, running_version)
+        if order < 0:
+            raise UpdateError("downgrade", (manifest.version, running_version))
+        if order == 0:
+            raise UpdateError("same_version", manifest.version)
+
+
+def verify_file(stream, entry, window, out=None, buf=None):
+    """Read entry's body (exactly entry.stored bytes) from `stream` and check it.
+
+    The file's bytes (inflated) go to `out` if given, as they are checked: a
+    caller that stages must drop them when this raises. buf: a bytearray to
+    reuse (CHUNK bytes or more). UpdateError truncated or bad_file."""
+    if buf is None:
+        buf = bytearray(CHUNK)
+    hasher = hashlib.sha256()
+    if entry.encoding == fmt.RAW:
+        size = _copy_raw(stream, entry, hasher, out, buf)
+    elif deflate is not None:
+        size = _inflate_mpy(stream, entry, window, hasher, out, buf)
+    else:
+        size = _inflate_zlib(stream, entry, window, hasher, out)
+    if size != entry.size:
+        raise UpdateError("bad_file", (entry.path, "size"))
+    if hasher.digest() != entry.sha256:
+        raise UpdateError("bad_file", (entry.path, "sha256"))
+
+
+def expect_end(stream):
+    """UpdateError trailing_data unless the stream is at its end."""
+    if stream.read(1):
+        raise UpdateError("trailing_data")
+
+
+def verify_bundle(stream, trusted_keys, running_version, boot_version, mpy=RUNNING_MPY, max_bytes=None, sink=None):
+    """Check a whole bundle read from `stream`; its Manifest if everything holds.
+
+    sink(entry) may return a writable stream for that file's bytes (closed
+    here after the file) or None. Arguments otherwise as read_manifest and
+    check_install."""
+    manifest = read_manifest(stream, trusted_keys, max_bytes)
+    check_install(manifest, running_version, boot_version, mpy)
+    buf = bytearray(CHUNK)
+    for entry in manifest.files:
+        out = sink(entry) if sink is not None else None
+        try:
+            verify_file(stream, entry, manifest.window, out, buf)
+        finally:
+            if out is not None:
+                out.close()
+    expect_end(stream)
+    return manifest
+
+
+def file_matches(path, entry, buf=None):
+    """True if the file at `path` holds exactly entry's bytes (size and SHA-256): no need to send it."""
+    if buf is None:
+        buf = bytearray(CHUNK)
+    hasher = hashlib.sha256()
+    size = 0
+    try:
+        with open(path, "rb") as f:
+            while True:
+                n = f.readinto(buf)
+                if not n:
+                    break
+                size += n
+                if size > entry.size:
+                    return False
+                hasher.update(memoryview(buf)[:n])
+    except OSError:
+        return False
+    return size == entry.size and hasher.digest() == entry.sha256
+
+
+# ---- inside ------------------------------------------------------------------
+
+
+def _read_exact(stream, n, part):
+    # n bytes, asking again where a stream hands out less before its end (a pipe, a socket).
+    data = stream.read(n) or b""
+    if len(data) == n:
+        return data
+    pieces = [data]
+    got = len(data)
+    while got < n:
+        more = stream.read(n - got)
+        if not more:
+            if part == "header":
+                return b"".join(pieces)  # unpack_header tells a short header from another file
+            raise UpdateError("truncated", part)
+        pieces.append(more)
+        got += len(more)
+    return b"".join(pieces)
+
+
+def _copy_raw(stream, entry, hasher, out, buf):
+    left = entry.stored
+    view = memoryview(buf)
+    step = len(buf)
+    while left:
+        n = stream.readinto(view[:step] if left >= step else view[:left])
+        if not n:
+            raise UpdateError("truncated", entry.path)
+        chunk = view[:n]
+        hasher.update(chunk)
+        if out is not None:
+            out.write(chunk)
+        left -= n
+    return entry.stored
+
+
+class _Bounded(io.IOBase):
+    # At most `left` bytes of `stream`, for an inflater that reads a byte at a time.
+    def __init__(self, stream, left, path):
+        self.stream = stream
+        self.left = left
+        self.path = path
+
+    def readinto(self, buf):
+        left = self.left
+        if not left:
+            return 0  # the body's end: the inflater wanted more than the body holds
+        if len(buf) > left:
+            buf = memoryview(buf)[:left]
+        n = self.stream.readinto(buf)
+        if not n:
+            raise UpdateError("truncated", self.path)
+        self.left = left - n
+        return n
+
+
+def _inflate_mpy(stream, entry, window, hasher, out, buf):
+    # MicroPython: deflate.DeflateIO over the body, ZLIB format, window capped at the manifest's.
+    if entry.stored <= INLINE:
+        source = io.BytesIO(_read_exact(stream, entry.stored, entry.path))  # bytes: no copy
+    else:
+        source = _Bounded(stream, entry.stored, entry.path)
+    size = 0
+    view = memoryview(buf)
+    try:
+        inflater = deflate.DeflateIO(source, deflate.ZLIB, window)
+        while True:
+            n = inflater.readinto(buf)
+            if not n:
+                break
+            size += n
+            if size > entry.size:
+                raise UpdateError("bad_file", (entry.path, "size"))
+            chunk = view[:n]
+            hasher.update(chunk)
+            if out is not None:
+                out.write(chunk)
+    except (OSError, EOFError, ValueError):
+        raise UpdateError("bad_file", (entry.path, "inflate"))
+    if isinstance(source, _Bounded):
+        unused = source.left
+    else:
+        unused = len(source.read())
+    if unused:
+        raise UpdateError("bad_file", (entry.path, "length"))
+    return size
+
+
+def _inflate_zlib(stream, entry, window, hasher, out):
+    # CPython: zlib with the same window limit and the same strictness about the end.
+    inflater = zlib.decompressobj(window)
+    left = entry.stored
+    size = 0
+    try:
+        while left:
+            data = _read_exact(stream, min(left, 4096), entry.path)
+            left -= len(data)
+            if inflater.eof:
+                raise UpdateError("bad_file", (entry.path, "length"))
+            chunk = inflater.decompress(data)
+            size += len(chunk)
+            if size > entry.size:
+                raise UpdateError("bad_file", (entry.path, "size"))
+            hasher.update(chunk)
+            if out is not None:
+                out.write(chunk)
+    except zlib.error:
+        raise UpdateError("bad_file", (entry.path, "inflate"))
+    if not inflater.eof:
+        raise UpdateError("bad_file", (entry.path, "inflate"))
+    if inflater.unused_data:
+        raise UpdateError("bad_file", (entry.path, "length"))
+    return size

@@ -1,0 +1,146 @@
+# The bundle format (firmware/update/manifest.py): header, manifest text, versions; both interpreters.
+import pytest
+
+from update import manifest as fmt
+from update.errors import UpdateError
+
+SHA_A = bytes(range(32))
+SHA_B = bytes(range(32, 64))
+FILES = [
+    ("main.py", 15, SHA_A, "raw", 15),
+    ("lib/tafel/game.mpy", 5994, SHA_B, "deflate", 4100),
+]
+
+
+def good():
+    return fmt.encode("0.2.0", 1, False, 6, 10, FILES)
+
+
+def parse(raw):
+    return fmt.parse(raw, b"K" * 8, 1000)
+
+
+def bad_line(raw):
+    with pytest.raises(UpdateError) as info:
+        parse(raw)
+    assert info.value.key == "bad_manifest"
+    return info.value.detail
+
+
+def test_encode_then_parse():
+    raw = good()
+    assert raw.startswith(b"app 0.2.0\nmin-boot 1\ndowngrade no\nmpy 6\nwindow 10\nfiles 2\nfile ")
+    m = parse(raw)
+    assert (m.version, m.min_boot, m.allow_downgrade, m.mpy, m.window) == ("0.2.0", 1, False, 6, 10)
+    assert [e.path for e in m.files] == ["lib/tafel/game.mpy", "main.py"]  # sorted
+    game, main = m.files
+    assert (game.size, game.sha256, game.encoding, game.stored, game.offset) == (5994, SHA_B, "deflate", 4100, 1000)
+    assert (main.size, main.sha256, main.encoding, main.stored, main.offset) == (15, SHA_A, "raw", 15, 5100)
+    assert m.total_size == 1000 + 4100 + 15
+    assert m.files_size == 5994 + 15
+    assert m.key_id == b"K" * 8 and m.raw == raw and m.body_start == 1000
+    assert m.file("main.py") is main and m.file("nope.py") is None
+
+
+def test_downgrade_flag():
+    m = parse(fmt.encode("0.1.0", 0, True, 6, 10, FILES))
+    assert m.allow_downgrade is True and m.version == "0.1.0"
+
+
+def test_every_line_is_checked():
+    raw = good()
+    assert bad_line(raw.replace(b"app 0.2.0", b"app 0.2.x")) == 1
+    assert bad_line(raw.replace(b"app 0.2.0", b"app  0.2.0")) == 1
+    assert bad_line(raw.replace(b"min-boot 1", b"min-boot 01")) == 2
+    assert bad_line(raw.replace(b"min-boot 1", b"min-boot -1")) == 2
+    assert bad_line(raw.replace(b"downgrade no", b"downgrade No")) == 3
+    assert bad_line(raw.replace(b"mpy 6", b"mpy 6.3")) == 4
+    assert bad_line(raw.replace(b"window 10", b"window 15")) == 5  # more than a device inflates
+    assert bad_line(raw.replace(b"window 10", b"window 8")) == 5
+    assert bad_line(raw.replace(b"files 2", b"files 3")) == 6
+    assert bad_line(raw.replace(b"files 2", b"files 1")) == 6
+    assert bad_line(raw.replace(b"app ", b"version ")) == 1
+    assert bad_line(raw[:-1]) is not None  # no final newline
+    assert bad_line(raw + b"\n") is not None  # an empty line more
+
+
+def test_file_lines_are_checked():
+    raw = good()
+    line = raw.split(b"\n")[6]  # lib/tafel/game.mpy
+    def with_line(new):
+        return raw.replace(line, new)
+    parts = line.split(b" ")
+    hex_sha = parts[1]
+    assert bad_line(with_line(line.replace(hex_sha, hex_sha.upper()))) == 7
+    assert bad_line(with_line(line.replace(hex_sha, hex_sha[:-1]))) == 7
+    assert bad_line(with_line(line.replace(b" deflate ", b" zlib "))) == 7
+    assert bad_line(with_line(line.replace(b" 5994 ", b" 05994 "))) == 7
+    assert bad_line(with_line(line.replace(b" 4100 ", b" 0 "))) == 7
+    assert bad_line(with_line(line + b" extra")) == 7
+    for path in (b"/lib/game.mpy", b"lib//game.mpy", b"lib/../game.mpy", b"./game.mpy", b"lib/ga me.mpy",
+                 b"lib/g\xc3\xa4me.mpy", b"lib/" + b"x" * 70 + b".mpy", b"lib/game.mpy/"):
+        assert bad_line(with_line(line.replace(b"lib/tafel/game.mpy", path))) == 7, path
+    # raw files store exactly their bytes
+    main = raw.split(b"\n")[7]
+    assert bad_line(raw.replace(main, main.replace(b" raw 15 ", b" raw 14 "))) == 8
+
+
+def test_paths_must_ascend():
+    raw = good()
+    lines = raw.split(b"\n")
+    lines[6], lines[7] = lines[7], lines[6]
+    assert bad_line(b"\n".join(lines)) == 8
+    twice = fmt.encode("0.2.0", 1, False, 6, 10, FILES[:1])
+    lines = twice.split(b"\n")
+    doubled = b"\n".join(lines[:5] + [b"files 2", lines[6], lines[6], b""])
+    assert bad_line(doubled) == 8
+
+
+def test_encode_refuses_what_parse_would():
+    with pytest.raises(ValueError):
+        fmt.encode("1.x", 0, False, 6, 10, FILES)
+    with pytest.raises(UpdateError):
+        fmt.encode("1.0", 0, False, 6, 10, [("../x.py", 1, SHA_A, "raw", 1)])
+
+
+def test_header_round_trip_and_refusals():
+    header = fmt.pack_header(300, b"12345678")
+    assert len(header) == fmt.HEADER_SIZE and header.startswith(fmt.MAGIC)
+    assert fmt.unpack_header(header) == (300, b"12345678")
+    def key_of(data):
+        with pytest.raises(UpdateError) as info:
+            fmt.unpack_header(data)
+        return info.value.key, info.value.detail
+    assert key_of(b"PK\x03\x04" + header[4:]) == ("not_bundle", None)
+    assert key_of(header[:8] + b"\x02" + header[9:]) == ("format", 2)
+    assert key_of(header[:9] + b"\x01" + header[10:]) == ("format", 1)
+    assert key_of(fmt.pack_header(fmt.MAX_MANIFEST + 1, b"12345678")) == ("too_large", (fmt.MAX_MANIFEST + 1, fmt.MAX_MANIFEST))
+    assert key_of(header[:11]) == ("truncated", "header")
+    assert key_of(b"") == ("truncated", "header")
+    assert key_of(b"GIF89a") == ("not_bundle", None)
+
+
+def test_signed_message_is_header_and_manifest_digest():
+    import hashlib
+
+    header = fmt.pack_header(5, b"12345678")
+    assert fmt.signed_message(header, b"hello") == header + hashlib.sha256(b"hello").digest()
+    assert len(fmt.signed_message(header, b"hello")) == 52
+
+
+def test_versions():
+    assert fmt.parse_version("0.2.10") == (0, 2, 10)
+    assert fmt.compare_versions("0.2.10", "0.2.9") == 1
+    assert fmt.compare_versions("0.2.9", "0.2.10") == -1
+    assert fmt.compare_versions("1.0", "1.0.0") == 0
+    assert fmt.compare_versions("1.0.1", "1.0") == 1
+    for bad in ("", "1.", ".1", "1..2", "v1.0", "1.0-rc1", "1.2.3.4.5", "01.2", "1.2 "):
+        with pytest.raises(ValueError):
+            fmt.parse_version(bad)
+
+
+def test_key_id_is_the_start_of_the_keys_sha256():
+    import hashlib
+
+    key = bytes(range(32))
+    assert fmt.key_id(key) == hashlib.sha256(key).digest()[:8]
