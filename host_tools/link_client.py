@@ -76,7 +76,8 @@ class Link:
         self.stream_timeout = t.get("stream", STREAM_TIMEOUT)
         self.stream_nudge = t.get("nudge", STREAM_NUDGE)
         self.handshake_timeout = t.get("handshake", HANDSHAKE_TIMEOUT)
-        self.wire_out = 0
+        self.wire_out = 0  # bytes written to the port, and read from it (for the benchmark)
+        self.wire_in = 0
 
     @classmethod
     def open(cls, url, baud=BAUD, timeouts=None):
@@ -123,6 +124,7 @@ class Link:
             except (OSError, TypeError, AttributeError) as err:  # unplugged: pyserial raises or its fd is gone
                 raise DeviceGone("the port went away: %s" % (err or type(err).__name__)) from None
             self._buf += got
+            self.wire_in += len(got)
 
     def _frame(self, deadline):
         """(kind, seq, body, wire bytes) of the next good frame; None at the deadline; bad lines skipped."""
