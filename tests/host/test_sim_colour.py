@@ -191,7 +191,7 @@ def test_interactive_colour_session_in_a_pseudo_terminal(tmp_path):
                             stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
     seen = bytearray()
 
-    def read_until(marker, seconds=30):
+    def read_until(marker, seconds=60):  # generous: a loaded machine starts the unix port slowly
         deadline = time.monotonic() + seconds
         while marker not in seen:
             left = deadline - time.monotonic()
