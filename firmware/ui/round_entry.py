@@ -3,6 +3,7 @@
 # Keys: digits type a hand, B (+) starts another addend (a team mate's hand,
 # or card by card), A marks the Sieger, C/D move, * deletes (or goes back),
 # # moves on; # on the last seat shows the round's result, a second # saves.
+from tafel.game import MAX_HAND
 from tafel.variants import code, round_score
 
 from ui.screen import ALL_ROWS, Screen
@@ -144,6 +145,8 @@ class RoundEntry(Screen):
         if part == "0":
             text = text[:-1]
         elif len(part) >= MAX_DIGITS:
+            return
+        if _sum(text + d) > MAX_HAND:  # more than one hand can hold: the key does nothing
             return
         self.entry[s] = text + d
 
@@ -294,9 +297,13 @@ class RoundEntry(Screen):
             who = self.game.players[self.winner][:8] if self.winner is not None else t("winner")
             return "%s +%d" % (who, self.game.preview(self.hands(), None))
         s = self.seats[self.cursor]
-        text = self.entry[s]
-        typed = 0
-        for p in text.split("+"):
-            if p:
-                typed += int(p)
-        return "%s: %d" % (self.game.players[s][:10], self.game.total(s) + typed)
+        return "%s: %d" % (self.game.players[s][:10], self.game.total(s) + _sum(self.entry[s]))
+
+
+def _sum(text):
+    # What a typed field such as "36+53" adds up to.
+    total = 0
+    for part in text.split("+"):
+        if part:
+            total += int(part)
+    return total

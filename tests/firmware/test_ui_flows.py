@@ -220,3 +220,13 @@ def test_random_keys_never_crash_and_flash_matches_memory():
     again = dev.app.session.game
     if totals is not None and again is not None:
         assert again.totals() == totals
+
+
+def test_a_hand_cannot_be_typed_beyond_what_one_seat_can_hold():
+    dev = device()
+    new_game(dev)
+    dev.play("A D" + " 9 9 9 9 B" * 7 + " 9 9 9 9")  # 8 x 9999 would be 79992
+    assert dev.errors == []
+    # six full addends fit (59994); of the last two only 999 each (a fourth 9 was refused)
+    assert dev.screen()[2].split()[1].endswith("+999")
+    assert dev.screen()[-1] == "Anna +%d" % (6 * 9999 + 999 + 999)
