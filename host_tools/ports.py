@@ -91,8 +91,10 @@ def find(probe, port=None, env=None, list_ports=comports, platform=None):
         except OSError as err:
             raise PortError("cannot open %s (from %s): %s\n%s" % (named, source, _why(err), hints(platform)))
         except Exception as err:
-            raise PortError("no Tafel answered on %s (from %s): %s. Is the Tafel app running "
-                            "(not stopped at the REPL)?" % (named, source, _why(err)))
+            why = _why(err)
+            if "REPL" not in why:
+                why += ". Is the Tafel app running (not stopped at the REPL)?"
+            raise PortError("no Tafel answered on %s (from %s): %s" % (named, source, why))
     infos = list(list_ports())
     found = candidates(infos)
     if not found:
