@@ -66,6 +66,9 @@ def main(argv=None):
     except CardError as err:
         print("tafel: %s" % err, file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("tafel: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
