@@ -1,5 +1,7 @@
 # The simulated USB serial beside the link: Ctrl-C outside a session stops the firmware and a
 # REPL answers as MicroPython's does (friendly and raw, what mpremote drives); Ctrl-D restarts it.
+import os
+
 from linkhost import FakeSerial, Host
 from sim.device import Device
 from sim.flashdev import FlashDev
@@ -61,4 +63,8 @@ def test_in_a_session_ctrl_c_is_only_a_bad_byte():
     assert wire.parse_info(host.ok(wire.INFO))["games"] == 0
     assert dev.link.active
     host.ok(wire.BYE)
+    cwd = os.getcwd()
     assert talk(dev, fake, b"\x03").endswith(b">>> ")  # the session is over: Ctrl-C interrupts again
+    assert os.getcwd() == "/flash"  # the REPL's code sees the flash
+    talk(dev, fake, b"\x04", 100)
+    assert os.getcwd() == cwd and dev.serial.repl is None
