@@ -43,6 +43,8 @@ def start(display, store, clock, capture=False, log=None, power=None, keypad=Non
         if key in _SHOWN:
             app.notify(app.t(key))
             break
+    if _confirm(store):  # the UI is up and the storage mounted: this version is healthy
+        app.notify(app.t("upd_rolled_back"))
     app.render()
     return app
 
@@ -52,6 +54,16 @@ def held(keypad, name, now):
     for i in range(BOOT_SCANS):
         keypad.scan(now + i * keypad.debounce_ms)  # times, not waits: see above
     return keypad.is_down(name)
+
+
+def _confirm(store):
+    # Ends an update's trial (update/health.py); the version rolled back, if one was.
+    from update import health
+
+    try:
+        return health.confirm(store.disk.vol)
+    except OSError:  # the flash refused the pointer: the next boot counts another try
+        return None
 
 
 def _resume(app, record):

@@ -45,6 +45,15 @@ class Disk:
         # LittleFS gives the size; the unix port's host folders (VfsPosix) do not.
         return [(e[0], e[3] if len(e) > 3 else self.size(prefix + e[0])) for e in found]
 
+    def entries(self, rel):
+        """[(name, kind)] in a folder, kind 0x4000 for a folder, 0x8000 for a file; [] if it does not exist."""
+        try:
+            return [(e[0], e[1]) for e in self._os.ilistdir(self.path(rel))]
+        except OSError as err:
+            if err.errno == _ENOENT:
+                return []
+            raise
+
     def size(self, rel):
         """The file's size in bytes, or None if there is no such file."""
         try:

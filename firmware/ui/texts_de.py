@@ -134,6 +134,8 @@ TEXTS = {
     "st_exit": "3x * = Ende",
     "st_pattern": "0 = Testbild",
     "st_all": "Alles gesehen!",
+    # updates (update/health.py: a new version that never confirmed itself)
+    "upd_rolled_back": "Update zurückgenommen",
     # confirm
     "yes_no": "#=ja  *=nein",
     # game over

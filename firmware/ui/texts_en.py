@@ -134,6 +134,8 @@ TEXTS = {
     "st_exit": "3x * = exit",
     "st_pattern": "0 = pattern",
     "st_all": "All keys seen!",
+    # updates (update/health.py: a new version that never confirmed itself)
+    "upd_rolled_back": "Update rolled back",
     # confirm
     "yes_no": "#=yes  *=no",
     # game over

@@ -1,0 +1,300 @@
+# Staging an update into the slot beside the running one, then switching to it.
+#
+#   st = Stager(vol, TRUSTED_KEYS)           # vol: None on the device, the VfsLfs2 in the simulator
+#   st.begin(bundle_id, head_len)            # a new bundle, or the same one resumed
+#   st.put(0, offset, bytes)                 # the bundle's head: header, manifest, signature
+#   st.status()                              # what is there: head bytes, then files still wanted
+#   st.put(i + 1, offset, bytes)             # file i's stored body (as in the bundle)
+#   st.finish()                              # verify everything, switch the pointer (bootsel.py)
+#
+# Layout under /app (bootsel.py has the whole picture):
+#   stage/id        the bundle being staged: 8 bytes of id, then its head length (text)
+#   stage/head      the bundle's head as received so far
+#   stage/<i>.part  the stored (maybe compressed) body of file i as received so far
+#   <slot>/<path>   a file once its body was whole and checked (write-new-then-rename)
+# Every put() returns only after its bytes are on flash (a closed file is
+# committed by LittleFS), so an acknowledged chunk survives a power cut, and
+# a transfer resumes from what status() finds: the head's length, each
+# part's length, and each staged file whose SHA-256 matches the manifest.
+# Files the new version shares with the running one are copied on the device
+# in finish(), never sent. Nothing here touches /data, and nothing switches
+# before finish() has checked the signature again and every file's hash.
+# All flash writes go through store.fsys.Disk (the storage code's door).
+import hashlib
+
+import bootsel
+from store.fsys import Disk
+from store.space import NEW_GAME, RUNNING
+from tafel.version import VERSION
+
+from update import bundle
+from update.errors import UpdateError
+
+STAGE = "app/stage"
+ID_FILE = STAGE + "/id"
+HEAD = STAGE + "/head"
+MAX_HEAD = 20 + 16384 + 64  # header, MAX_MANIFEST, signature
+
+# What status() says of the transfer.
+NONE = 0  # nothing staged (or another bundle: begin() again)
+HEAD_PART = 1  # the head is coming
+READY = 2  # the head is whole and verified: files are wanted
+
+
+class Stager:
+    def __init__(self, vol, trusted_keys, running_version=VERSION, boot_version=bootsel.BOOT_VERSION,
+                 mpy=bundle.RUNNING_MPY):
+        """vol: None on the device (the flash at /), else the VfsLfs2 object
+        (the simulator, tests); trusted_keys: update/trusted.py's."""
+        self.disk = Disk(vol, "")
+        fs = vol
+        self.trusted = trusted_keys
+        self.running_version = running_version
+        self.boot_version = boot_version
+        self.mpy = mpy
+        self.fs = fs
+        st = bootsel.read(fs)
+        self.current = st["slot"] if st is not None else ""  # "" = flat at /
+        self.target = "b" if self.current == "a" else "a"
+        self.manifest = None
+        self.buf = bytearray(bundle.CHUNK)
+        self._id = None
+        self._head_len = 0
+        self._load_id()
+
+    # ---- paths ----------------------------------------------------------------------
+
+    def _slot(self, name, path):
+        # A file of a slot, from the root; slot "" = the flat install at /.
+        return ("app/%s/%s" % (name, path)) if name else path
+
+    def _part(self, index):
+        return "%s/%d.part" % (STAGE, index)
+
+    # ---- the transfer ------------------------------------------------------------------
+
+    def _load_id(self):
+        data = self.disk.read(ID_FILE)
+        if data is not None and len(data) > 8:
+            try:
+                self._head_len = int(data[8:])
+                self._id = bytes(data[:8])
+            except ValueError:
+                self._id = None
+
+    def begin(self, bundle_id, head_len):
+        """Start staging the bundle named bundle_id (8 bytes), or resume it; status() after."""
+        if not 20 < head_len <= MAX_HEAD or len(bundle_id) != 8:
+            raise UpdateError("bad_manifest", 0)
+        st = bootsel.read(self.fs)
+        if st is not None and st.get("tries") is not None:
+            raise UpdateError("on_trial", st.get("version"))  # confirm (or roll back) the last one first
+        if self._id != bytes(bundle_id) or self._head_len != head_len:
+            self._clear_stage()
+            self.disk.mkdir("app")
+            self.disk.mkdir(STAGE)
+            self.disk.write_new(ID_FILE, bytes(bundle_id) + str(head_len).encode())
+            self._id = bytes(bundle_id)
+            self._head_len = head_len
+        self.manifest = None
+        if self.disk.size(HEAD) == head_len:
+            self._open_head()
+
+    def status(self):
+        """(state, head bytes there, [(file index, body bytes there)] of the files still wanted)."""
+        if self._id is None:
+            return NONE, 0, []
+        have = self.disk.size(HEAD) or 0
+        if self.manifest is None:
+            return HEAD_PART, have, []
+        wanted = []
+        m = self.manifest
+        for i in range(len(m.files)):
+            entry = m.files[i]
+            if self._staged(entry) or self._local(entry):
+                continue
+            have = self.disk.size(self._part(i)) or 0
+            if have == entry.stored:  # whole, but cut off before it was unpacked
+                self._unpack(entry, self._part(i))
+                continue
+            wanted.append((i, have))
+        return READY, have, wanted
+
+    def put(self, what, offset, data):
+        """Append bytes at `offset` to the head (what 0) or to file what-1's body.
+
+        Returns the bytes now there (durable). A chunk already there is not
+        written again; one beyond the end writes nothing (the answer says where
+        to go on from)."""
+        if self._id is None:
+            raise UpdateError("no_transfer")
+        if what == 0:
+            name, size = HEAD, self._head_len
+        else:
+            m = self.manifest
+            if m is None or what > len(m.files):
+                raise UpdateError("no_transfer")
+            entry = m.files[what - 1]
+            name, size = self._part(what - 1), entry.stored
+            if self._staged(entry):
+                return size
+        have = self.disk.size(name) or 0
+        if offset != have or not data:
+            return have
+        if have + len(data) > size:
+            raise UpdateError("too_large", (have + len(data), size))
+        f = self.disk.open(name, "ab")
+        try:
+            f.write(data)
+        finally:
+            f.close()  # committed on flash: the ACK may go
+        have += len(data)
+        if have == size:
+            if what == 0:
+                self._open_head()
+            else:
+                self._unpack(entry, name)
+        return have
+
+    def _open_head(self):
+        # The whole head is there: check it as the device's bundle reader does.
+        f = self.disk.open(HEAD, "rb")
+        try:
+            m = bundle.read_manifest(f, self.trusted)
+        except UpdateError:
+            f.close()
+            self._clear_stage()
+            raise
+        f.close()
+        try:
+            bundle.check_install(m, self.running_version, self.boot_version, self.mpy)
+            self._check_space(m)
+        except UpdateError:
+            self._clear_stage()
+            raise
+        self.manifest = m
+
+    def _check_space(self, m):
+        # Room for the new slot without eating into what the games keep (store/space.py).
+        free, total, bs = self.disk.space()
+        need = 4
+        for entry in m.files:
+            if not self._staged(entry):
+                need += (entry.size + bs - 1) // bs + 1 + (entry.stored + bs - 1) // bs
+        if free - need < RUNNING + NEW_GAME:
+            raise UpdateError("no_space", (need * bs // 1024, free * bs // 1024))
+
+    def _unpack(self, entry, part):
+        # A body is whole: inflate and check it into the target slot, then drop the body.
+        path = self._slot(self.target, entry.path)
+        self._mkdirs(path)
+        src = self.disk.open(part, "rb")
+        out = self.disk.open(path + ".new", "wb")
+        try:
+            bundle.verify_file(src, entry, self.manifest.window, out, self.buf)
+        except UpdateError:
+            out.close()
+            src.close()
+            self.disk.remove(path + ".new")
+            self.disk.remove(part)
+            raise
+        out.close()
+        src.close()
+        self.disk.rename(path + ".new", path)
+        self.disk.remove(part)
+
+    def _staged(self, entry):
+        return self._matches(self._slot(self.target, entry.path), entry)
+
+    def _local(self, entry):
+        return self._matches(self._slot(self.current, entry.path), entry)
+
+    def _matches(self, path, entry):
+        # As bundle.file_matches, through the Disk (the simulator's volume is not mounted).
+        f = self.disk.open_existing(path)
+        if f is None:
+            return False
+        buf = self.buf
+        hasher = hashlib.sha256()
+        size = 0
+        try:
+            while True:
+                n = f.readinto(buf)
+                if not n:
+                    break
+                size += n
+                if size > entry.size:
+                    return False
+                hasher.update(memoryview(buf)[:n])
+        finally:
+            f.close()
+        return size == entry.size and hasher.digest() == entry.sha256
+
+    # ---- the switch -------------------------------------------------------------------
+
+    def finish(self):
+        """Check everything again, copy the files shared with the running version, switch.
+
+        Returns the new version. After it, the next boot runs the new slot on trial."""
+        if self._id is None or self.disk.size(HEAD) != self._head_len:
+            raise UpdateError("no_transfer")
+        self._open_head()  # the signature again, from flash
+        m = self.manifest
+        for entry in m.files:
+            if self._staged(entry):
+                continue
+            if not self._local(entry):
+                raise UpdateError("incomplete", entry.path)
+            self._copy(entry)
+            if not self._staged(entry):
+                raise UpdateError("bad_file", (entry.path, "sha256"))
+        self._drop_extra("app/" + self.target, "", m)
+        st = {"slot": self.target, "prev": self.current, "version": m.version,
+              "prev_version": self.running_version, "tries": 0, "rolled": None}
+        bootsel.write(self.fs, st)  # the switch: one rename
+        self._clear_stage()
+        return m.version
+
+    def _copy(self, entry):
+        src_path = self._slot(self.current, entry.path)
+        dst = self._slot(self.target, entry.path)
+        self._mkdirs(dst)
+        src = self.disk.open(src_path, "rb")
+        out = self.disk.open(dst + ".new", "wb")
+        buf = self.buf
+        try:
+            while True:
+                n = src.readinto(buf)
+                if not n:
+                    break
+                out.write(memoryview(buf)[:n])
+        finally:
+            out.close()
+            src.close()
+        self.disk.rename(dst + ".new", dst)
+
+    def _drop_extra(self, slot, sub, m):
+        # Files of the target slot the manifest does not name (an older version's) go.
+        folder = slot + ("/" + sub if sub else "")
+        for name, kind in self.disk.entries(folder):
+            rel = sub + "/" + name if sub else name
+            if kind == 0x4000:
+                self._drop_extra(slot, rel, m)
+            elif m.file(rel) is None:
+                self.disk.remove(folder + "/" + name)
+
+    def _mkdirs(self, path):
+        parts = path.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            self.disk.mkdir("/".join(parts[:i]))
+
+    def _clear_stage(self):
+        for name, _ in self.disk.listdir(STAGE):
+            self.disk.remove(STAGE + "/" + name)
+        self._id = None
+        self._head_len = 0
+        self.manifest = None
+
+    def abort(self):
+        """Forget the bundle being staged (its files in the other slot stay until the next one)."""
+        self._clear_stage()

@@ -1,0 +1,130 @@
+# Updates on the device (firmware/update/stage.py, health.py, bootsel.py) on an emulated flash
+# chip: staging and switching, a power cut at every flash operation of the update, rollback of
+# a version that never confirms, tampered bundles and a full flash refused. Bundles are built
+# here (CPython, a key made for the test); the device side runs in the MicroPython unix port
+# (tests/host/mpy_update.py), one process per case.
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tafel_host import bundle_build, keys
+from tafel_host.sim import find_micropython
+
+REPO = Path(__file__).resolve().parents[2]
+HARNESS = Path(__file__).resolve().parent / "mpy_update.py"
+
+fmt = bundle_build.device_update().manifest
+
+
+def app(version, extra=b""):
+    # A small application: what the staging code sees is paths, sizes and hashes.
+    files = [
+        ("main.py", b"import app\napp.run()\n"),
+        ("app.py", b"def run():\n    pass\n" + extra),
+        ("lib/tafel/version.py", b'VERSION = "%s"\n' % version.encode()),
+        ("ui/big.mpy", bytes(range(256)) * 40),  # stored raw-ish, 10 KB
+        ("ui/text.mpy", b"tafel " * 2000),  # compresses well
+        ("update/trusted.py", b"TRUSTED_KEYS = ()\n"),
+    ]
+    if version != "1.0.0":
+        files = [f for f in files if f[0] != "ui/text.mpy"] + [("ui/new.mpy", b"new " * 300)]
+    return files
+
+
+class Setup:
+    pass
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    s = Setup()
+    s.dir = tmp_path_factory.mktemp("update")
+    s.key_path, _, s.public = keys.generate(s.dir / "keys")
+    s.key = keys.load_private(s.key_path)
+    _, _, s.stranger_public = keys.generate(s.dir / "stranger", "stranger")
+    s.stranger = keys.load_private(s.dir / "stranger" / "stranger.key")
+    s.v1 = s.dir / "v1.bundle"
+    s.v1.write_bytes(bundle_build.pack(app("1.0.0"), "1.0.0", s.key, 6))
+    s.v2 = s.dir / "v2.bundle"
+    s.v2.write_bytes(bundle_build.pack(app("1.1.0", b"# changed\n"), "1.1.0", s.key, 6))
+    return s
+
+
+def on_device(setup, case, **spec):
+    spec.update({"keys": [setup.public.hex()], "v1": str(setup.v1), "v2": str(setup.v2), "case": case})
+    path = setup.dir / ("spec-%s.json" % case)
+    path.write_text(json.dumps(spec))
+    result = subprocess.run([str(find_micropython()), "-X", "heapsize=8M", str(HARNESS), str(REPO), str(path)],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_update_switches_to_the_new_slot_and_keeps_the_games(setup):
+    got = on_device(setup, "update")
+    assert got["version"] == "1.1.0"
+    assert got["folder"] == "/app/b" and got["complete"]  # the old version's extra file is gone too
+    assert got["games"]
+    assert got["stage_left"] == []
+    assert got["pointer"] == {"slot": "b", "prev": "a", "version": "1.1.0", "prev_version": "1.0.0",
+                              "tries": None, "rolled": None}
+
+
+def test_a_power_cut_at_every_flash_operation_of_an_update(setup):
+    got = on_device(setup, "sweep")
+    print("  update sweep: %d flash operations, %d cut points (clean and torn), %d real cuts"
+          % (got["ops"], got["points"], got["real"]))
+    assert got["ops"] > 50
+    assert got["nbad"] == 0, got["bad"]
+
+
+def test_a_version_that_never_confirms_is_rolled_back(setup):
+    got = on_device(setup, "rollback")
+    tries = [b for b in got["boots"] if b[0] == "/app/b"]
+    assert tries == [["/app/b", True]] * 3  # three boots on trial, no more
+    assert got["boots"][-1] == ["/app/a", False]
+    assert got["note"] == "1.1.0"  # the old version says so once, at start-up
+    assert got["pointer"]["slot"] == "a" and got["pointer"]["tries"] is None and got["pointer"]["rolled"] is None
+    assert got["then"] == "/app/a" and got["complete"] and got["games"]
+
+
+def _variant(setup, name, data):
+    path = setup.dir / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def test_tampered_foreign_old_and_broken_bundles_are_refused(setup):
+    v2 = setup.v2.read_bytes()
+    m = bundle_build.read_manifest_unchecked(v2)
+    body = m.files[0].offset
+    cases = [
+        (_variant(setup, "sig.bundle", v2[:30] + bytes([v2[30] ^ 1]) + v2[31:]), "bad_signature"),
+        (_variant(setup, "body.bundle", v2[:body + 5] + bytes([v2[body + 5] ^ 1]) + v2[body + 6:]), "bad_file"),
+        (_variant(setup, "foreign.bundle", bundle_build.pack(app("1.2.0"), "1.2.0", setup.stranger, 6)),
+         "foreign_key"),
+        (_variant(setup, "old.bundle", bundle_build.pack(app("0.9.0"), "0.9.0", setup.key, 6)), "downgrade"),
+        (str(setup.v1), "same_version"),  # the running version replayed
+        (_variant(setup, "boot.bundle", bundle_build.pack(app("1.3.0"), "1.3.0", setup.key, 6, min_boot=9)),
+         "needs_boot"),
+        (_variant(setup, "short.bundle", v2[:len(v2) - 40]), "incomplete"),
+    ]
+    got = on_device(setup, "tamper", bad=cases)
+    for path, key in cases:
+        assert got[path] == key, (path, got[path])
+
+
+def test_a_signed_downgrade_is_taken(setup):
+    old = _variant(setup, "signed-old.bundle",
+                   bundle_build.pack(app("0.9.0"), "0.9.0", setup.key, 6, allow_downgrade=True))
+    got = on_device(setup, "tamper", bad=[(old, "accepted")])
+    assert got[old].startswith("accepted")
+
+
+def test_a_full_flash_refuses_the_update_cleanly(setup):
+    got = on_device(setup, "full")
+    assert got["key"] == "no_space"
+    assert got["folder"] == "/app/a" and got["version"] == "1.0.0" and got["complete"]
+    assert got["games"] and got["stage_left"] == []
