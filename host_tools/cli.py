@@ -5,7 +5,7 @@ import sys
 from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
-from . import __version__, bundle_cli, hardware, history_cli, keys, link_cli, sim
+from . import __version__, bundle_cli, hardware, history_cli, keys, link_cli, sim, update_client
 
 
 def _parse_values(pairs):
@@ -56,6 +56,7 @@ def build_parser():
     history_cli.add_parsers(commands)
     keys.add_parser(commands)
     bundle_cli.add_parser(commands)
+    update_client.add_parser(commands)
     return parser
 
 

@@ -41,8 +41,12 @@ def run(link, kind, seq, body):
     if kind == wire.BYE:
         r.end()
         return b""
+    if wire.UPDATE_BEGIN <= kind <= wire.UPDATE_STATUS:
+        from . import update
+
+        return update.run(link, kind, r)
     if 0x10 <= kind <= 0x17:
-        raise WireError("unsupported", "update transfer")
+        raise WireError("unsupported", "kind %d" % kind)
     raise WireError("unknown", "kind %d" % kind)
 
 

@@ -23,6 +23,7 @@ ASK_MS = const(30000)  # how long a question on the screen waits for the user
 QUEUE_MAX = const(2)  # answers to garbage waiting to go out; more are dropped
 BURST = const(600)  # write credit kept while idle, in bytes
 MAKE = const(2)  # stream frames made in one step, at most
+RESTART_MS = const(300)  # after UPDATE_END's answer: time for the UART to send it before the reboot
 
 _ALWAYS = (wire.ACK, wire.CANCEL, wire.BYE, wire.HELLO, wire.INFO)  # taken while busy
 
@@ -61,6 +62,9 @@ class Link:
         self._ask_seq = 0
         self._ask_until = 0
         self._ask_do = None
+        self.stager = None  # update/stage.py's Stager while an update is transferred (link/update.py)
+        self.restart = None  # called to reboot into a new version after UPDATE_END's answer went out
+        self._restart_at = None
 
     # ---- the main loop's door ------------------------------------------------------
 
@@ -71,12 +75,21 @@ class Link:
             if self.active:
                 self._pump(now)
             self._write(now)
+            if self._restart_at is not None and self._cur is None and not self._replies \
+                    and now - self._restart_at >= 0:
+                self._restart_at = None
+                if self.restart is not None:
+                    self.restart()
         except Exception as err:  # noqa: a link bug must never stop the game
             self.end()
             self._replies = []
             self._cur = None
             if self.log is not None:
                 self.log(err)
+
+    def restart_after_reply(self):
+        """Reboot (self.restart) once the answers queued now are written, and a moment more for the UART."""
+        self._restart_at = self._now + RESTART_MS
 
     def end(self):
         """Ends the session: Ctrl-C interrupts again, the mark goes, an export or a question stops."""

@@ -29,10 +29,12 @@ HOLD_MS = 50  # a key press: held long enough for the keypad's debounce, then le
 
 class Device:
     def __init__(self, profile_path, flash_path=None, epoch=0, flash=None, disk=None, hold=None,
-                 serial=None, device_id="sim"):
+                 serial=None, device_id="sim", vol=None):
         """hold: a key held down while the device starts ("*": the self-test).
         serial: the USB serial's transport (link/transport.py, or a test's
-        fake), served by the link as on the device; None: no serial."""
+        fake), served by the link as on the device; None: no serial.
+        vol: the flash's LittleFS, mounted already (run.py does, to boot an
+        application slot from it: update/stage.py); None: mounted here."""
         self.profile = board.load_profile(profile_path)
         self.serial = serial
         self.device_id = device_id
@@ -42,6 +44,8 @@ class Device:
         else:  # a Disk given by the caller (bench: the host file system, no flash image in the heap)
             self.flash = None
         self.disk = disk
+        self.vol = vol
+        self.restart_pending = False  # an update asked for a reboot into its new version (run.py does it)
         self.power = SimPower(self.profile)  # its RTC memory lasts as long as this Device
         self._boot(epoch, _log, hold)
         self.seen = self.chip.glass()
@@ -52,7 +56,9 @@ class Device:
         self.board = board.build(self.profile, self.machine)
         disk = self.disk
         if disk is None:
-            vol, _ = mount(self.flash)
+            vol = self.vol
+            if vol is None:
+                vol, _ = mount(self.flash)
             disk = Disk(vol, "/data")
         self.clock = SimClock(epoch)
         if hold is not None:
@@ -65,8 +71,14 @@ class Device:
             from link.link import Link
 
             self.link = Link(self.serial, self.app, self.device_id, log)
+            self.link.restart = self._restart
         self.runner = Runner(self.app, self.board, EventQueue(), self.link)
         self.chip = self.machine.display
+
+    def _restart(self):
+        # After an update's switch: the new version runs from the next boot. Only
+        # run.py can reboot into other modules; elsewhere the device runs on.
+        self.restart_pending = True
 
     @property
     def asleep(self):

@@ -32,11 +32,69 @@ _FIRMWARE = _HERE.rsplit("/", 1)[0] if "/" in _HERE else ".."
 sys.path.insert(0, _FIRMWARE + "/../lib")
 sys.path.insert(0, _FIRMWARE)
 
-from sim.device import Device, KEYS, _log  # noqa: E402
+_HOST_PATH = list(sys.path)  # the simulator's own modules (sim/) and, for a flat flash, the app
 
 
-def serve(device, inp, out):
+def boot_slot(flash_path):
+    """(FlashDev, volume or None): the flash, and its application slot on sys.path if it has one.
+
+    A flash with /app/current (a first install by sim/install.py, then
+    updates) runs the application from its slot, as boot.py and bootsel.py
+    choose it on the device: the modules, the trust store, the version are
+    the slot's; only sim/ comes from this checkout. A flash without one runs
+    this checkout's firmware (the flat layout)."""
+    import vfs
+
+    import bootsel
+    from sim.flashdev import FlashDev
+
+    dev = FlashDev(path=flash_path)
+    try:
+        vol = vfs.VfsLfs2(dev)
+    except OSError:
+        return dev, None  # blank: the store formats it, the app is this checkout's
+    return dev, _choose(vol)
+
+
+def _choose(vol):
+    import bootsel
+
+    folder, _ = bootsel.choose(vol)
+    if not folder:
+        sys.path[:] = _HOST_PATH
+        return vol
+    try:
+        import vfs
+
+        vfs.mount(vol, "/flash")
+    except OSError:
+        pass  # mounted already (a reboot after an update)
+    sys.path[:] = ["/flash" + folder, "/flash" + folder + "/lib"] + _HOST_PATH
+    return vol
+
+
+def reboot(device, dev, vol):
+    """A new Device on the same flash, serial and power, with the modules of the slot chosen now."""
+    keep = ("bootsel", "sim", "sim.flashdev", "__main__")
+    for name in list(sys.modules):
+        if name not in keep and getattr(sys.modules[name], "__file__", None):
+            del sys.modules[name]
+    _choose(vol)
+    from sim.device import Device
+
+    new = Device(device.profile_path, flash=dev, serial=device.serial, device_id=device.device_id, vol=vol)
+    new.profile_path = device.profile_path
+    if device.serial is not None:
+        device.serial.device = new
+    return new
+
+
+def serve(device, inp, out, dev=None, vol=None):
+    from sim.device import KEYS, _log
+
     while True:
+        if device.restart_pending and vol is not None:
+            device = reboot(device, dev, vol)
         line = inp.readline()
         if not line:
             return
@@ -104,13 +162,17 @@ def _serial(opts):
 
 def main():
     opts = _args(sys.argv)
+    dev, vol = boot_slot(opts["--flash"])
+    from sim.device import Device
+
     serial, device_id = _serial(opts)
-    device = Device(opts["--board"], opts["--flash"], int(opts["--epoch"]), serial=serial,
-                    device_id=device_id)
+    device = Device(opts["--board"], epoch=int(opts["--epoch"]), flash=dev, serial=serial,
+                    device_id=device_id, vol=vol)
+    device.profile_path = opts["--board"]
     if serial is not None:
         serial.device = device
     print("ready %d %d %s" % (device.chip.width, device.chip.height, device.board.name))
-    serve(device, sys.stdin, sys.stdout)
+    serve(device, sys.stdin, sys.stdout, dev, vol)
 
 
 main()

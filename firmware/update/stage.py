@@ -295,6 +295,47 @@ class Stager:
         self._head_len = 0
         self.manifest = None
 
+    def feed(self, stream, step=512):
+        """Stage a whole bundle read from `stream` from its start (a file, a socket's
+        HTTP body): the head, then each body in order, kept where it is wanted and
+        skipped where the device has that file already. Then finish() switches."""
+        import hashlib as _h
+
+        header = _read(stream, 20)
+        length = (header[10] << 8) | header[11] if len(header) == 20 else 0
+        head = header + _read(stream, length + 64)
+        self.begin(_h.sha256(head).digest()[:8], len(head))
+        state, have, wanted = self.status()
+        if have < len(head):
+            while have < len(head):
+                have = self.put(0, have, head[have:have + step])
+            state, have, wanted = self.status()
+        todo = dict(wanted)
+        for i in range(len(self.manifest.files)):
+            entry = self.manifest.files[i]
+            got = todo.get(i)
+            pos = 0
+            while pos < entry.stored:
+                data = _read(stream, min(step, entry.stored - pos))
+                if not data:
+                    raise UpdateError("truncated", entry.path)
+                if got is not None and pos + len(data) > got:
+                    cut = got - pos if got > pos else 0
+                    got = self.put(i + 1, got, data[cut:])
+                pos += len(data)
+        return self.manifest
+
     def abort(self):
         """Forget the bundle being staged (its files in the other slot stay until the next one)."""
         self._clear_stage()
+
+
+def _read(stream, n):
+    # n bytes, or fewer only at the stream's end (a socket hands out what has come).
+    out = b""
+    while len(out) < n:
+        more = stream.read(n - len(out))
+        if not more:
+            break
+        out += more
+    return out

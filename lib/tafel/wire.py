@@ -24,6 +24,8 @@ HANDSHAKE_REPLY = b"TAFEL!"
 OVERHEAD = const(7)  # kind, seq, CRC
 MAX_REQUEST = const(140)  # body bytes of a host -> device frame: its line is at most 200 bytes
 MAX_REQUEST_LINE = const(200)  # "~", base64 of 147 bytes, "\n"
+UPDATE_BODY = const(182)  # body bytes of an UPDATE_CHUNK: its line (254 bytes) fills the device's 256-byte buffer
+UPDATE_DATA = const(172)  # bundle bytes in one UPDATE_CHUNK (after the part and offset varints)
 MAX_REPLY = const(1200)  # body bytes of a device -> host frame
 MAX_LINE = const(1700)  # longest line a host should accept (base64 of MAX_REPLY + 7, with margin)
 
@@ -41,7 +43,7 @@ MARK = const(0x0A)
 DELETE = const(0x0B)
 WIPE = const(0x0C)
 BYE = const(0x0D)
-UPDATE_BEGIN = const(0x10)  # 0x10-0x17: the update transfer (issue 7); "unsupported" for now
+UPDATE_BEGIN = const(0x10)  # 0x10-0x13: the update transfer (firmware/link/update.py); 0x14-0x17 reserved
 UPDATE_CHUNK = const(0x11)
 UPDATE_END = const(0x12)
 UPDATE_STATUS = const(0x13)

@@ -281,10 +281,14 @@ def test_wipe_deletes_every_game_after_the_user_said_yes():
     assert wire.parse_numbers(host.ok(wire.WIPE), 1) == [0]  # nothing to ask about
 
 
-def test_update_commands_are_reserved_and_unknown_kinds_refused():
+def test_update_commands_without_a_transfer_and_unknown_kinds_refused():
     dev = device()
     host = session(dev)
-    for kind in (wire.UPDATE_BEGIN, wire.UPDATE_CHUNK, wire.UPDATE_END, wire.UPDATE_STATUS, 0x17):
+    assert host.err(wire.UPDATE_BEGIN) == "bad_request"  # no bundle id, no head length
+    assert host.err(wire.UPDATE_CHUNK, b"\x01\x00x") == "update"  # no_transfer
+    assert host.err(wire.UPDATE_END) == "update"
+    assert host.ok(wire.UPDATE_STATUS) == b"\x00\x00\x00"  # nothing staged
+    for kind in (0x14, 0x17):
         assert host.err(kind) == "unsupported"
     for kind in (0, 0x0E, 0x3F, wire.OK, wire.DONE, 0xFF):
         assert host.err(kind) == "unknown"
