@@ -30,10 +30,25 @@ def run():
 
     app = start(hw.display, Store(Disk(None, "/data")), clock, log=log, power=power, keypad=hw.keypad)
     link.append(_link(profile, app, log))
+    link[0].restart = machine.reset  # after an update's switch: the new version runs on trial
     try:
-        asyncio.run(Runner(app, hw, EventQueue(), link[0]).run(clock))
+        asyncio.run(_main(Runner(app, hw, EventQueue(), link[0]), clock))
     finally:
         link[0].end()  # Ctrl-C works again at the REPL, whatever stopped the app
+
+
+async def _main(runner, clock):
+    # The loop, and beside it the trial boot's watchdog fed (bootsel.py): a version
+    # that hangs stops feeding it and is reset, and rolled back after a few tries.
+    from update import health
+
+    async def feed():
+        while True:
+            health.feed()
+            await asyncio.sleep_ms(1000)
+
+    asyncio.create_task(feed())
+    await runner.run(clock)
 
 
 def _link(profile, app, log):
