@@ -8,11 +8,13 @@
 # 2. Runs the simulator on that image with its USB serial as a pseudo-terminal
 #    paced to baud/10 bytes a second each way (host_tools/sim_serial.py) and
 #    exports every game with the host's link client, counting bytes on the wire.
-# 3. For comparison, the same journal files (games/*.tj on the same image,
-#    mounted read-only) are copied with `mpremote cp -r` from a MicroPython
-#    unix-port REPL behind a pseudo-terminal paced the same way (the
-#    simulator's own serial carries only the link, no REPL, so mpremote
-#    needs a REPL of its own; the line model, sim_serial.Pacer, is the same).
+# 3. For comparison, the same journal files (data/games/*.tj on the image) are
+#    copied with `mpremote cp -r`: once on the simulator's own port (its REPL
+#    beside the link, firmware/sim/simusb.py, which runs in the simulated
+#    device's 10 ms steps), counted through a pass-through pseudo-terminal;
+#    and once from a MicroPython unix-port REPL (the image mounted read-only)
+#    behind a pseudo-terminal paced the same way (sim_serial.Pacer), whose
+#    REPL answers as fast as a device's C REPL would.
 # The budget (DESIGN §8): the export keeps the line >= 90 % busy.
 import argparse
 import os
@@ -71,22 +73,22 @@ def tafel_export(flash, baud, tmp):
             "in": wire_in, "out": wire_out, "seconds": seconds}
 
 
-class PacedRepl:
-    """A unix-port MicroPython REPL on a pseudo-terminal, reached through a second one paced to `baud`."""
+class Proxy:
+    """A pseudo-terminal for the client, copying both ways to and from `port`
+    (a tty path) and counting the bytes; paced to `baud` if given."""
 
-    def __init__(self, setup, baud):
+    def __init__(self, port=None, baud=None, fd=None):
         self.counts = {"in": 0, "out": 0}
-        repl_master, repl_slave = pty.openpty()
-        host_master, host_slave = pty.openpty()
-        tty.setraw(repl_slave)  # bytes as they are (mpremote expects "\r\n", not "\r\r\n")
-        tty.setraw(host_slave)
-        self.path = os.ttyname(host_slave)
-        self._fds = [repl_master, repl_slave, host_master, host_slave]
-        self.proc = subprocess.Popen([str(find_micropython()), "-i", str(setup)], stdin=repl_slave,
-                                     stdout=repl_slave, stderr=repl_slave, close_fds=True)
-        rate = baud / 10
-        for src, dst, key in ((host_master, repl_master, "in"), (repl_master, host_master, "out")):
-            threading.Thread(target=self._shuttle, args=(src, dst, key, Pacer(rate)), daemon=True).start()
+        self.target = fd if fd is not None else os.open(port, os.O_RDWR | os.O_NOCTTY)
+        if fd is None:
+            tty.setraw(self.target)
+        master, slave = pty.openpty()
+        tty.setraw(slave)
+        self.path = os.ttyname(slave)
+        self._fds = [master, slave] + ([self.target] if fd is None else [])
+        for src, dst, key in ((master, self.target, "in"), (self.target, master, "out")):
+            pacer = Pacer(baud / 10) if baud else None
+            threading.Thread(target=self._shuttle, args=(src, dst, key, pacer), daemon=True).start()
 
     def _shuttle(self, src, dst, key, pacer):
         while True:
@@ -96,7 +98,8 @@ class PacedRepl:
                 return
             if not data:
                 return
-            pacer.take(len(data))
+            if pacer:
+                pacer.take(len(data))
             self.counts[key] += len(data)
             try:
                 os.write(dst, data)
@@ -104,44 +107,84 @@ class PacedRepl:
                 return
 
     def close(self):
-        self.proc.kill()
-        self.proc.wait()
         for fd in self._fds:
             os.close(fd)
 
 
-def mpremote_cp(flash, baud, tmp):
-    mpremote = shutil.which("mpremote", path=str(Path(sys.executable).parent)) or shutil.which("mpremote")
+class PacedRepl:
+    """A unix-port MicroPython REPL on a pseudo-terminal, reached through a Proxy paced to `baud`."""
+
+    def __init__(self, setup, baud):
+        repl_master, repl_slave = pty.openpty()
+        tty.setraw(repl_slave)  # bytes as they are (mpremote expects "\r\n", not "\r\r\n")
+        self.proc = subprocess.Popen([str(find_micropython()), "-i", str(setup)], stdin=repl_slave,
+                                     stdout=repl_slave, stderr=repl_slave, close_fds=True)
+        os.close(repl_slave)
+        self.master = repl_master
+        self.proxy = Proxy(fd=repl_master, baud=baud)
+        self.path, self.counts = self.proxy.path, self.proxy.counts
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+        self.proxy.close()
+        os.close(self.master)
+
+
+def _mpremote():
+    return shutil.which("mpremote", path=str(Path(sys.executable).parent)) or shutil.which("mpremote")
+
+
+def _copy(mpremote, port, src, out, counts):
+    # "resume": no soft reset (it would restart the firmware, or end the unix port)
+    command = [mpremote, "connect", port, "resume", "cp", "-r", src, str(out) + "/"]
+    before = dict(counts)
+    started = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    seconds = time.monotonic() - started
+    if done.returncode:
+        return None, "mpremote failed: %s" % (done.stderr.strip().splitlines() or ["?"])[-1]
+    files = list((out / "games").glob("*.tj"))
+    return {"games": len(files), "payload": sum(f.stat().st_size for f in files),
+            "in": counts["out"] - before["out"], "out": counts["in"] - before["in"], "seconds": seconds}, None
+
+
+def mpremote_sim(flash, baud, tmp):
+    """mpremote cp -r of data/games on the simulator's own port (its REPL beside the link)."""
+    mpremote = _mpremote()
+    if not mpremote:
+        return None, "mpremote is not installed (pip install mpremote)"
+    idle = tmp / "idle.txt"
+    idle.write_text("wait:10\n")
+    with SimPort(idle, flash, tmp, baud=baud) as sim:
+        proxy = Proxy(sim.port)
+        try:
+            out = tmp / "copied-sim"
+            out.mkdir()
+            return _copy(mpremote, proxy.path, ":data/games", out, proxy.counts)
+        finally:
+            proxy.close()
+
+
+def mpremote_repl(flash, baud, tmp):
+    """mpremote cp -r of the same files from a unix-port REPL behind the same pacing."""
+    mpremote = _mpremote()
     if not mpremote:
         return None, "mpremote is not installed (pip install mpremote)"
     setup = tmp / "mount.py"
     setup.write_text(_MOUNT % (str(ROOT / "firmware"), str(flash)))
     repl = PacedRepl(setup, baud)
     try:
-        out = tmp / "copied"
+        out = tmp / "copied-repl"
         out.mkdir()
-        # "resume": no soft reset, which would end the unix port instead of restarting it
-        command = [mpremote, "connect", repl.path, "resume", "cp", "-r", ":/flash/data/games", str(out) + "/"]
-        started = time.monotonic()
-        done = subprocess.run(command, capture_output=True, text=True, timeout=900)
-        seconds = time.monotonic() - started
-        if done.returncode:
-            return None, "mpremote failed: %s" % (done.stderr.strip().splitlines() or ["?"])[-1]
-        files = list((out / "games").glob("*.tj"))
-        return {"games": len(files), "payload": sum(f.stat().st_size for f in files), "in": repl.counts["out"],
-                "out": repl.counts["in"], "seconds": seconds}, None
+        return _copy(mpremote, repl.path, ":/flash/data/games", out, repl.counts)
     finally:
         repl.close()
 
 
-def table(rows, baud):
+def table(columns, baud):
     rate = baud / 10
-    lines = [("", "tafel export", "mpremote cp")]
-
-    def cell(got, fn):
-        return fn(got) if got else "-"
-
-    export, copy = rows
+    lines = [tuple(label for label, _ in [("", None)] + columns)]
     for label, fn in (
         ("games", lambda g: "%d" % g["games"]),
         ("journal bytes", lambda g: "%d" % g["payload"]),
@@ -152,9 +195,10 @@ def table(rows, baud):
         ("journal bytes / wire bytes", lambda g: "%.1f %%" % (100 * g["payload"] / g["in"])),
         ("games per second", lambda g: "%.1f" % (g["games"] / g["seconds"])),
     ):
-        lines.append((label, cell(export, fn), cell(copy, fn)))
-    widths = [max(len(row[i]) for row in lines) for i in range(3)]
-    return "\n".join("%-*s  %*s  %*s" % (widths[0], a, widths[1], b, widths[2], c) for a, b, c in lines)
+        lines.append((label,) + tuple(fn(got) if got else "-" for _, got in columns))
+    widths = [max(len(row[i]) for row in lines) for i in range(len(lines[0]))]
+    return "\n".join("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in
+                               enumerate(zip(row, widths))) for row in lines)
 
 
 def main():
@@ -174,12 +218,19 @@ def main():
             seconds, rounds = make_flash(flash, args.games, args.target)
             print("played %d games (%d rounds) by key script in %.0f s" % (args.games, rounds, seconds))
         export = tafel_export(flash, args.baud, tmp)
-        copy, why = (None, "skipped") if args.no_mpremote else mpremote_cp(flash, args.baud, tmp)
+        columns = [("tafel export", export)]
+        notes = []
+        if not args.no_mpremote:
+            for label, run in (("mpremote cp (sim port)", mpremote_sim), ("mpremote cp (paced REPL)", mpremote_repl)):
+                got, why = run(flash, args.baud, tmp)
+                columns.append((label, got))
+                if why:
+                    notes.append("%s: %s" % (label, why))
         print("export of %d stored games at %d baud on the simulated link (%d bytes/s each way)\n"
               % (export["games"], args.baud, args.baud // 10))
-        print(table((export, copy), args.baud))
-        if why:
-            print("\nmpremote cp: %s" % why)
+        print(table(columns, args.baud))
+        for note in notes:
+            print("\n" + note)
         share = export["in"] / (export["seconds"] * args.baud / 10)
         print("\nbudget: >= %d %% of line rate on the wire: %.1f %% (%s)"
               % (100 * BUDGET, 100 * share, "met" if share >= BUDGET else "NOT met"))

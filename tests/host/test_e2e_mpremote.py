@@ -1,10 +1,11 @@
 # mpremote still works while the app serves the link on the REPL's own serial, as on the device.
 #
-# The simulator's serial carries only the link (its REPL is the launcher's
-# pipe), so this test builds what the device has: the firmware (the
-# simulator's Device, real link) running in a MicroPython unix-port process
-# whose stdin and stdout are a terminal, with the keyboard interrupt on
-# outside a session; `micropython -i` drops to the REPL when the app is
+# The simulator's port emulates a REPL beside the link (firmware/sim/simusb.py,
+# tested in test_sim_serial.py); this test uses MicroPython's own REPL and
+# keyboard interrupt instead, as on the device: the firmware (the simulator's
+# Device, real link) runs in a unix-port process whose stdin and stdout are a
+# terminal, with the keyboard interrupt on outside a session (a real SIGINT
+# from the terminal), and `micropython -i` drops to the REPL when the app is
 # interrupted, like the device's main.py. The host reaches that terminal
 # through a second pseudo-terminal (two threads copy the bytes).
 # `tafel export` works while the app runs; `mpremote ... fs ls` interrupts the
