@@ -4,8 +4,6 @@
 # per event: digits are their own value, A-D are 10-13 (as in hex), then
 #   14 '*'  15 '#'  16 'CW'  17 'CCW'  18 'PUSH'
 # NAMES[code] gives the name the screens use; code(name) goes the other way.
-import asyncio
-
 from tafel.compat import const
 
 STAR = const(14)
@@ -17,11 +15,6 @@ PUSH = const(18)
 NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
          "A", "B", "C", "D", "*", "#", "CW", "CCW", "PUSH")
 _CODES = {name: i for i, name in enumerate(NAMES)}
-
-# ThreadSafeFlag may be set from an interrupt handler; the unix port has it
-# too. Event is the fallback for a build without it (never set it from an IRQ).
-_Flag = getattr(asyncio, "ThreadSafeFlag", None) or asyncio.Event
-_CLEAR_AFTER_WAIT = _Flag is asyncio.Event  # a ThreadSafeFlag clears itself
 
 
 def code(name):
@@ -45,7 +38,8 @@ class EventQueue:
         self._size = size
         self._head = 0  # next to read; written only by get()
         self._tail = 0  # next to write; written only by put()
-        self._flag = _Flag()
+        self._flag = None  # made by the first wait(): the runner polls and never waits
+        self._clear = False
         self.dropped = 0
 
     def __len__(self):
@@ -62,7 +56,8 @@ class EventQueue:
             return False
         self._buf[tail] = code
         self._tail = nxt
-        self._flag.set()
+        if self._flag is not None:
+            self._flag.set()
         return True
 
     def get(self):
@@ -81,8 +76,19 @@ class EventQueue:
     async def wait(self):
         """The oldest code, waiting for one if the queue is empty."""
         flag = self._flag
+        if flag is None:
+            # Made here, not at import: asyncio's Event and ThreadSafeFlag live in
+            # asyncio/event.py, about 4 KB of heap once imported, which a polling
+            # runner never needs. ThreadSafeFlag may be set from an interrupt
+            # handler; Event is the fallback for a build without it (never set it
+            # from an IRQ); only an Event needs clearing after a wait.
+            import asyncio
+
+            safe = getattr(asyncio, "ThreadSafeFlag", None)
+            self._clear = safe is None  # a ThreadSafeFlag clears itself
+            flag = self._flag = (safe or asyncio.Event)()
         while self._head == self._tail:
             await flag.wait()
-            if _CLEAR_AFTER_WAIT:
+            if self._clear:
                 flag.clear()
         return self.get()
