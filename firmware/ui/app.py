@@ -5,6 +5,13 @@ from ui.canvas import Canvas
 from ui.screen import ALL_ROWS
 
 MESSAGE_MS = 2500
+# Modules of screens opened now and then. Once no open screen comes from one,
+# the app forgets it (sys.modules and the ui package), so its code, several
+# KB of heap each, can be collected; the next open imports it again from
+# flash. ui.t9 holds no screen: name entry's multi-tap, it goes at every
+# close and an open name entry keeps the reference it imported.
+TRANSIENT = ("ui.setup", "ui.name_entry", "ui.t9", "ui.roster_pick", "ui.history", "ui.history_game",
+             "ui.settings", "ui.about", "ui.selftest")
 
 
 class App:
@@ -60,12 +67,14 @@ class App:
         if len(self.stack) > 1:
             self.stack.pop().on_hide()
             self.stack[-1].on_open()
+            self._forget()
 
     def replace(self, screen):
         if self.stack:
             self.stack.pop().on_hide()
         self.stack.append(screen)
         screen.on_open()
+        self._forget()
 
     def home(self):
         from ui.home import Home
@@ -73,6 +82,18 @@ class App:
         while self.stack:
             self.stack.pop().on_hide()
         self.push(Home(self))
+        self._forget()
+
+    def _forget(self):
+        # See TRANSIENT: a closed screen's module leaves sys.modules and the ui package.
+        modules = sys.modules
+        open_now = [type(screen).__module__ for screen in self.stack]
+        for name in TRANSIENT:
+            if name in modules and name not in open_now:
+                del modules[name]
+                ui = modules.get("ui")
+                if ui is not None and hasattr(ui, name[3:]):
+                    delattr(ui, name[3:])
 
     def show_game(self):
         """The running game's main view: standings, or game over when it ended."""
