@@ -1,6 +1,6 @@
 # First install into a simulated flash image (never deployed): a bundle into slot a, confirmed.
 #
-#   micropython firmware/sim/install.py --flash PATH --pub HEX BUNDLE
+#   micropython -X heapsize=8M firmware/sim/install.py --flash PATH --pub HEX BUNDLE   (the image is in the heap)
 #
 # What `tafel flash` does to a real board with mpremote, done here to the
 # simulator's LittleFS image: the bundle is checked against the public key
@@ -35,7 +35,7 @@ def main(argv):
             rest.append(argv[i])
             i += 1
     if not opts["--flash"] or not opts["--pub"] or len(rest) != 1:
-        raise SystemExit("usage: install.py --flash PATH --pub HEX BUNDLE")
+        raise SystemExit("usage: micropython -X heapsize=8M install.py --flash PATH --pub HEX BUNDLE")
     dev = FlashDev(path=opts["--flash"])
     vol, _ = mount(dev)
     st = Stager(vol, [unhexlify(opts["--pub"])], running_version=None, mpy=None)

@@ -303,13 +303,21 @@ class Stager:
 
         header = _read(stream, 20)
         length = (header[10] << 8) | header[11] if len(header) == 20 else 0
-        head = header + _read(stream, length + 64)
+        head = bytearray(len(header) + length + 64)  # one buffer: the head is the largest piece
+        head[:len(header)] = header
+        view = memoryview(head)
+        got = len(header)
+        while got < len(head):
+            n = stream.readinto(view[got:])
+            if not n:
+                raise UpdateError("truncated", "manifest")
+            got += n
         self.begin(_h.sha256(head).digest()[:8], len(head))
         state, have, wanted = self.status()
-        if have < len(head):
-            while have < len(head):
-                have = self.put(0, have, head[have:have + step])
-            state, have, wanted = self.status()
+        while have < len(head):
+            have = self.put(0, have, view[have:have + step])
+        view = head = None
+        state, have, wanted = self.status()
         todo = dict(wanted)
         for i in range(len(self.manifest.files)):
             entry = self.manifest.files[i]

@@ -63,7 +63,7 @@ def _store_with(s, key_path):
 
 
 def install(setup, flash, version):
-    done = subprocess.run([str(find_micropython()), str(INSTALL), "--flash", str(flash), "--pub",
+    done = subprocess.run([str(find_micropython()), "-X", "heapsize=8M", str(INSTALL), "--flash", str(flash), "--pub",
                            setup.public.hex(), str(setup.bundles[version])],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
