@@ -12,8 +12,7 @@
 (c) the heap in use (gc.mem_alloc after gc.collect) after import and after the
     game is built.
 
-Tools are looked up next to this Python first (.venv/bin), then in /tmp/tv/bin,
-then on PATH. The figures are deterministic for a given MicroPython build. The
+Tools are looked up next to this Python first (.venv/bin), then on PATH. The figures are deterministic for a given MicroPython build. The
 unix port is 64-bit: its objects are up to twice the size of the ESP32's, so
 the heap figures are an upper bound for the device.
 """
@@ -23,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+
+from benchlib import MPY_VERSION, find_tool, kb, table, tool_version
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORE = os.path.join(REPO, "lib", "tafel")
@@ -91,29 +92,6 @@ print("ok")
 """
 
 
-MPY_VERSION = (
-    "import sys; v = sys.implementation.version; "
-    "print('MicroPython %d.%d.%d%s, %s port, %d-bit' % (v[0], v[1], v[2], "
-    "'-' + v[3] if len(v) > 3 and v[3] else '', sys.platform, 64 if sys.maxsize > 2 ** 32 else 32))"
-)
-
-
-def find_tool(name):
-    here = os.path.join(os.path.dirname(sys.executable), name)
-    for path in (here, os.path.join("/tmp/tv/bin", name), shutil.which(name)):
-        if path and os.path.isfile(path) and os.access(path, os.X_OK):
-            return path
-    return None
-
-
-def tool_version(path, *args):
-    try:
-        out = subprocess.run([path] + list(args), capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return "?"
-    return (out.stdout or out.stderr).strip().splitlines()[0] if (out.stdout or out.stderr).strip() else "?"
-
-
 def compile_core(mpy_cross, out_dir):
     """Compile lib/tafel/*.py into out_dir/tafel/*.mpy; returns [(module, bytes)]."""
     pkg = os.path.join(out_dir, "tafel")
@@ -171,24 +149,6 @@ def heap_edges(micropython, script, root, stage):
             steady = n + SCAN
         n += SCAN
     return smallest, steady
-
-
-def kb(n):
-    return "%.1f KB" % (n / 1024.0)
-
-
-def table(head, rows, align):
-    widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
-
-    def line(cells):
-        out = []
-        for i, cell in enumerate(cells):
-            cell = str(cell)
-            out.append(cell.rjust(widths[i]) if align[i] == "r" else cell.ljust(widths[i]))
-        return "| " + " | ".join(out) + " |"
-
-    sep = "|" + "|".join(("-" * (w + 1) + ":") if a == "r" else ("-" * (w + 2)) for w, a in zip(widths, align)) + "|"
-    return "\n".join([line(head), sep] + [line(r) for r in rows])
 
 
 def main():

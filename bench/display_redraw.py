@@ -29,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 
+from benchlib import find_tool, table, tool_version
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARDS = os.path.join(REPO, "hardware", "boards")
 MONO = "esp32-devkitc-ssd1306"
@@ -164,33 +166,9 @@ print("heap", b - a, c - b, d - c, e - d)
 """
 
 
-def find_tool(name):
-    beside = os.path.join(os.path.dirname(sys.executable), name)
-    if os.path.isfile(beside) and os.access(beside, os.X_OK):
-        return beside
-    return shutil.which(name)
-
-
-def tool_version(path, *args):
-    try:
-        out = subprocess.run([path] + list(args), capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return "?"
-    return (out.stdout or out.stderr).strip().splitlines()[0] if (out.stdout or out.stderr).strip() else "?"
-
-
 def profile(name):
     with open(os.path.join(BOARDS, name + ".json")) as f:
         return json.load(f)
-
-
-def table(header, rows, align):
-    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
-
-    def line(cells):
-        return "  ".join(str(c).ljust(w) if a == "l" else str(c).rjust(w) for c, w, a in zip(cells, widths, align))
-
-    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
 # ---- (1) instructions -----------------------------------------------------------------------

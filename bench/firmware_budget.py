@@ -22,8 +22,7 @@ It takes about 4-5 minutes: the heap search stops before N seconds (default
 (3) Key to screen: instructions per keypress-and-redraw in standings and in
     round entry, counted with valgrind --tool=callgrind on the unix port.
 
-Tools are looked up next to this Python first (.venv/bin), then in /tmp/tv/bin,
-then on PATH. The unix port is 64-bit: pointers and GC blocks are twice the
+Tools are looked up next to this Python first (.venv/bin), then on PATH. The unix port is 64-bit: pointers and GC blocks are twice the
 ESP32's, so the heap figures are an upper bound for the device.
 """
 import ast
@@ -36,6 +35,8 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+from benchlib import MPY_VERSION, find_tool, kb, table, tool_version
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(REPO, "firmware")
@@ -60,50 +61,8 @@ CG_KEYS = 8  # callgrind segments of 8 and 16 keys (one and two key cycles)
 SIM_LEFT_OUT = ("run", "flashdev")
 FLASHDEV_STUB = "# bench stand-in: the store is on the host file system, no emulated flash\nFlashDev = None\n"
 
-MPY_VERSION = (
-    "import sys; v = sys.implementation.version; "
-    "print('MicroPython %d.%d.%d%s, %s port, %d-bit' % (v[0], v[1], v[2], "
-    "'-' + v[3] if len(v) > 3 and v[3] else '', sys.platform, 64 if sys.maxsize > 2 ** 32 else 32))"
-)
 
 
-# ---- tools and tables (as in bench/core_budget.py) ---------------------------------
-def find_tool(name):
-    here = os.path.join(os.path.dirname(sys.executable), name)
-    for path in (here, os.path.join("/tmp/tv/bin", name), shutil.which(name)):
-        if path and os.path.isfile(path) and os.access(path, os.X_OK):
-            return path
-    return None
-
-
-def tool_version(path, *args):
-    try:
-        out = subprocess.run([path] + list(args), capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return "?"
-    text = (out.stdout or out.stderr).strip()
-    return text.splitlines()[0] if text else "?"
-
-
-def kb(n):
-    return "%.1f KB" % (n / 1024.0)
-
-
-def table(head, rows, align):
-    widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
-
-    def line(cells):
-        out = []
-        for i, cell in enumerate(cells):
-            cell = str(cell)
-            out.append(cell.rjust(widths[i]) if align[i] == "r" else cell.ljust(widths[i]))
-        return "| " + " | ".join(out) + " |"
-
-    sep = "|" + "|".join(("-" * (w + 1) + ":") if a == "r" else ("-" * (w + 2)) for w, a in zip(widths, align)) + "|"
-    return "\n".join([line(head), sep] + [line(r) for r in rows])
-
-
-# ---- (1) what is deployed, compiled -------------------------------------------------
 def deployed_sources():
     """[(repo-relative path, path in the deploy tree without .py)] of every deployed file."""
     files = []
