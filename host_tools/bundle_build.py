@@ -2,10 +2,12 @@
 #
 #   build(output, key_path)                     # the application of this checkout, signed
 #   pack(files, version, private_key, mpy=6)    # any files [(device path, bytes)] -> bundle bytes
+#   encode_manifest(...), pack_header(...)      # the format's writer
 #
-# The format is firmware/update/manifest.py, the device's own module, loaded
-# from this checkout (device_update()), so the laptop writes exactly what the
-# device reads; `tafel bundle show` verifies with the device's bundle.py too.
+# The format's reader is firmware/update/manifest.py, the device's own
+# module, loaded from this checkout (device_update()); the writer here checks
+# every manifest with that parser, so the laptop writes exactly what the
+# device reads. `tafel bundle show` verifies with the device's bundle.py too.
 #
 # What goes in: every .py under firmware/ except firmware/sim/ (the
 # simulator's machine), at its path below firmware/, and lib/tafel/ as
@@ -18,6 +20,7 @@ import importlib.util
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -183,6 +186,45 @@ def compile_tree(mpy_cross, root=None, version=None, trust_store=None):
 # ---- packing ------------------------------------------------------------------------------
 
 
+def pack_header(manifest_length, public_key):
+    """The 20 header bytes (firmware/update/manifest.py has the layout)."""
+    fmt = device_update().manifest
+    return struct.pack(fmt.HEADER_FORMAT, fmt.MAGIC, fmt.FORMAT, 0, manifest_length, fmt.key_id(public_key))
+
+
+def encode_manifest(version, min_boot, allow_downgrade, mpy, window, files):
+    """The manifest's bytes; files: (path, size, sha256 bytes, encoding, stored), any order.
+
+    The writer of what firmware/update/manifest.parse reads; checked by that
+    very parser, so a bundle the device would refuse is never written
+    (BundleProblem)."""
+    fmt = device_update().manifest
+    try:
+        fmt.parse_version(version)
+    except ValueError as err:
+        raise BundleProblem(str(err))
+    lines = [
+        "app %s" % version,
+        "min-boot %d" % min_boot,
+        "downgrade %s" % ("yes" if allow_downgrade else "no"),
+        "mpy %d" % mpy,
+        "window %d" % window,
+        "files %d" % len(files),
+    ]
+    for path, size, sha, encoding, stored in sorted(files):
+        lines.append("file %s %d %s %d %s" % (bytes(sha).hex(), size, encoding, stored, path))
+    raw = ("\n".join(lines) + "\n").encode()
+    if len(raw) > fmt.MAX_MANIFEST:
+        raise BundleProblem("the manifest has %d bytes, more than the %d a device reads" % (len(raw), fmt.MAX_MANIFEST))
+    try:
+        fmt.parse(raw, b"\0" * fmt.KEY_ID_SIZE, 0)
+    except device_update().errors.UpdateError as err:
+        raise BundleProblem("a device would refuse this manifest (line %s: %s); check the file names "
+                            "(letters, digits, _ - . and /; at most %d characters) and sizes"
+                            % (err.detail, lines[err.detail - 1] if err.detail else "", fmt.MAX_PATH))
+    return raw
+
+
 def pack(files, version, private_key, mpy, min_boot=0, allow_downgrade=False, compress=True):
     """The bundle's bytes for files [(device path, bytes)], signed with an Ed25519 private key."""
     fmt = device_update().manifest
@@ -198,17 +240,9 @@ def pack(files, version, private_key, mpy, min_boot=0, allow_downgrade=False, co
                 body, encoding = packed, fmt.DEFLATE
         entries.append((path, len(data), hashlib.sha256(data).digest(), encoding, len(body)))
         bodies[path] = body
-    try:
-        raw = fmt.encode(version, min_boot, allow_downgrade, mpy, fmt.WINDOW, entries)
-    except ValueError as err:
-        raise BundleProblem(str(err))
-    except Exception as err:  # UpdateError from the self-check: a path or size the device would refuse
-        raise BundleProblem("the manifest would not be accepted (%s); check the file names and sizes" % (err,))
-    if len(raw) > fmt.MAX_MANIFEST:
-        raise BundleProblem("the manifest has %d bytes, more than the %d a device reads" % (len(raw), fmt.MAX_MANIFEST))
-    public = keys.public_bytes(private_key)
-    header = fmt.pack_header(len(raw), fmt.key_id(public))
-    signature = private_key.sign(fmt.signed_message(header, raw))
+    raw = encode_manifest(version, min_boot, allow_downgrade, mpy, fmt.WINDOW, entries)
+    header = pack_header(len(raw), keys.public_bytes(private_key))
+    signature = private_key.sign(fmt.signed_message(header, hashlib.sha256(raw).digest()))
     parts = [header, raw, signature]
     parts.extend(bodies[path] for path, _, _, _, _ in sorted(entries))
     return b"".join(parts)

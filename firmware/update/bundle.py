@@ -20,30 +20,36 @@
 # keys). Nothing here writes anything but the `out` streams it is handed: the
 # caller stages, and switches only after everything passed.
 #
-# Memory: the manifest (a few KB) is held while the bundle is read; a file's
-# body is read into RAM only if it is compressed and at most INLINE bytes
-# (inflating from RAM runs in C; larger bodies are fed to the inflater through
-# a bounded reader, slower but small); everything else streams through one
-# CHUNK-byte buffer. Peak heap: bench/update_crypto.py.
+# Memory: the parsed manifest is kept compact (manifest.Files: about 60
+# bytes a file). From a file or BytesIO the manifest is hashed first, the
+# signature checked, then the manifest read again a line at a time into the
+# parser, never whole in RAM; from another stream it is held whole until
+# parsed. Every body streams through one CHUNK-byte buffer. A compressed body is inflated
+# straight from the stream when that is a file or BytesIO (the inflater then
+# reads it in C); from any other stream it is read into RAM first if it is at
+# most INLINE bytes, else fed to the inflater through a bounded reader (a
+# Python call per byte: small but slow). Peak heap: bench/update_crypto.py.
 #
 # The same code runs on CPython (`tafel bundle show` verifies with it): there
-# the inflating is done by zlib instead of MicroPython's deflate module.
+# the inflating is done by zlib (update/inflate_zlib.py, which a device never
+# imports) instead of MicroPython's deflate module.
+import gc
 import hashlib
 import io
+import sys
 from binascii import hexlify
 
-from update import ed25519
 from update import manifest as fmt
 from update.errors import UpdateError
 
 try:
     import deflate
-except ImportError:  # CPython
+except ImportError:  # CPython: update/inflate_zlib.py inflates with zlib instead
     deflate = None
-    import zlib
 
 CHUNK = 512  # bytes per read and hash step
-INLINE = 8192  # a compressed body up to this size is inflated from RAM
+INLINE = 4096  # from a stream that is no file: a compressed body up to this size is inflated from RAM
+_NATIVE = ("FileIO", "BytesIO")  # stream types the inflater reads in C (files of every VFS, io.BytesIO)
 RUNNING_MPY = fmt.running_mpy()  # this interpreter's .mpy version; None on CPython
 
 
@@ -62,11 +68,24 @@ def read_manifest(stream, trusted_keys, max_bytes=None):
             break
     if key is None:
         raise UpdateError("foreign_key", hexlify(kid).decode())
-    raw = _read_exact(stream, length, "manifest")
+    raw = None
+    start = stream.tell() if type(stream).__name__ in _NATIVE else None
+    if start is None:  # a stream that cannot go back: the manifest is held from here on
+        raw = _read_exact(stream, length, "manifest")
+        digest = hashlib.sha256(raw).digest()
+    else:  # a file or BytesIO: hashed now, read again once the signature holds
+        digest = _hash_exact(stream, length, "manifest")
     signature = _read_exact(stream, fmt.SIGNATURE_SIZE, "signature")
-    if not ed25519.verify(key, signature, fmt.signed_message(header, raw)):
+    if not _signature_holds(key, signature, fmt.signed_message(header, digest)):
         raise UpdateError("bad_signature")
-    manifest = fmt.parse(raw, kid, fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE)
+    body_start = fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE
+    if raw is None:
+        stream.seek(start)
+        manifest = _parse_again(stream, length, digest, kid, body_start)
+        stream.seek(start + length + fmt.SIGNATURE_SIZE)
+    else:
+        manifest = fmt.parse(raw, kid, body_start)
+        raw = None
     if max_bytes is not None and manifest.total_size > max_bytes:
         raise UpdateError("too_large", (manifest.total_size, max_bytes))
     return manifest
@@ -104,7 +123,9 @@ def verify_file(stream, entry, window, out=None, buf=None):
     elif deflate is not None:
         size = _inflate_mpy(stream, entry, window, hasher, out, buf)
     else:
-        size = _inflate_zlib(stream, entry, window, hasher, out)
+        from update.inflate_zlib import inflate
+
+        size = inflate(stream, entry, window, hasher, out)
     if size != entry.size:
         raise UpdateError("bad_file", (entry.path, "size"))
     if hasher.digest() != entry.sha256:
@@ -161,6 +182,28 @@ def file_matches(path, entry, buf=None):
 # ---- inside ------------------------------------------------------------------
 
 
+def _signature_holds(key, signature, message):
+    # Ed25519 and SHA-512 in Python take about 8 KB of heap as modules (64-bit unix
+    # port) and are needed for this one check: on MicroPython they are imported for it
+    # and dropped again, so the files are checked with that much more room; a collection
+    # right after lets what follows fill the gaps they leave (the allocator fills from the bottom).
+    from update import ed25519
+
+    try:
+        return ed25519.verify(key, signature, message)
+    finally:
+        if sys.implementation.name == "micropython":
+            package = sys.modules.get("update")
+            for name in ("ed25519", "sha512"):
+                if sys.modules.pop("update." + name, None) is not None and package is not None:
+                    try:
+                        delattr(package, name)
+                    except AttributeError:
+                        pass
+            ed25519 = None
+            gc.collect()
+
+
 def _read_exact(stream, n, part):
     # n bytes, asking again where a stream hands out less before its end (a pipe, a socket).
     data = stream.read(n) or b""
@@ -177,6 +220,51 @@ def _read_exact(stream, n, part):
         pieces.append(more)
         got += len(more)
     return b"".join(pieces)
+
+
+def _parse_again(stream, length, digest, kid, body_start):
+    # The manifest read again a line at a time into the parser (never whole in RAM), and
+    # checked against the digest the signature covers before it is used.
+    hasher = hashlib.sha256()
+    lines = _lines(stream, length, hasher)
+    try:
+        manifest = fmt.parse_lines(lines, kid, body_start)
+    except UpdateError as err:
+        if err.key != "bad_manifest":
+            raise
+        for _ in lines:
+            pass  # the rest, to tell a changed manifest from a malformed one
+        if hasher.digest() != digest:
+            raise UpdateError("bad_signature")
+        raise
+    if hasher.digest() != digest:  # changed between the two reads
+        raise UpdateError("bad_signature")
+    return manifest
+
+
+def _lines(stream, length, hasher):
+    # The next `length` bytes a line at a time, each hashed as it goes.
+    while length:
+        line = stream.readline(min(length, 512))  # no line of a good manifest is that long
+        if not line:
+            raise UpdateError("truncated", "manifest")
+        hasher.update(line)
+        length -= len(line)
+        yield line
+
+
+def _hash_exact(stream, n, part):
+    # SHA-256 of the next n bytes, read a CHUNK at a time.
+    hasher = hashlib.sha256()
+    buf = bytearray(CHUNK)
+    view = memoryview(buf)
+    while n:
+        got = stream.readinto(view[:CHUNK] if n >= CHUNK else view[:n])
+        if not got:
+            raise UpdateError("truncated", part)
+        hasher.update(view[:got])
+        n -= got
+    return hasher.digest()
 
 
 def _copy_raw(stream, entry, hasher, out, buf):
@@ -217,10 +305,15 @@ class _Bounded(io.IOBase):
 
 def _inflate_mpy(stream, entry, window, hasher, out, buf):
     # MicroPython: deflate.DeflateIO over the body, ZLIB format, window capped at the manifest's.
-    if entry.stored <= INLINE:
+    # The inflater reads its source a byte at a time and never past the zlib stream's end.
+    start = None
+    if type(stream).__name__ in _NATIVE and hasattr(stream, "tell"):
+        source = stream  # a file or BytesIO: read in C, in place, no copy of the body
+        start = stream.tell()
+    elif entry.stored <= INLINE:
         source = io.BytesIO(_read_exact(stream, entry.stored, entry.path))  # bytes: no copy
     else:
-        source = _Bounded(stream, entry.stored, entry.path)
+        source = _Bounded(stream, entry.stored, entry.path)  # a Python call per byte: slow, small
     size = 0
     view = memoryview(buf)
     try:
@@ -236,39 +329,18 @@ def _inflate_mpy(stream, entry, window, hasher, out, buf):
             hasher.update(chunk)
             if out is not None:
                 out.write(chunk)
-    except (OSError, EOFError, ValueError):
+    except EOFError:
+        if start is not None and stream.tell() - start < entry.stored:
+            raise UpdateError("truncated", entry.path)  # the stream ended inside the body
         raise UpdateError("bad_file", (entry.path, "inflate"))
-    if isinstance(source, _Bounded):
+    except (OSError, ValueError):
+        raise UpdateError("bad_file", (entry.path, "inflate"))
+    if start is not None:
+        unused = entry.stored - (stream.tell() - start)
+    elif isinstance(source, _Bounded):
         unused = source.left
     else:
         unused = len(source.read())
     if unused:
-        raise UpdateError("bad_file", (entry.path, "length"))
-    return size
-
-
-def _inflate_zlib(stream, entry, window, hasher, out):
-    # CPython: zlib with the same window limit and the same strictness about the end.
-    inflater = zlib.decompressobj(window)
-    left = entry.stored
-    size = 0
-    try:
-        while left:
-            data = _read_exact(stream, min(left, 4096), entry.path)
-            left -= len(data)
-            if inflater.eof:
-                raise UpdateError("bad_file", (entry.path, "length"))
-            chunk = inflater.decompress(data)
-            size += len(chunk)
-            if size > entry.size:
-                raise UpdateError("bad_file", (entry.path, "size"))
-            hasher.update(chunk)
-            if out is not None:
-                out.write(chunk)
-    except zlib.error:
-        raise UpdateError("bad_file", (entry.path, "inflate"))
-    if not inflater.eof:
-        raise UpdateError("bad_file", (entry.path, "inflate"))
-    if inflater.unused_data:
         raise UpdateError("bad_file", (entry.path, "length"))
     return size

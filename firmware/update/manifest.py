@@ -1,15 +1,17 @@
-# The bundle format, shared by the device (update/bundle.py reads it) and the
-# laptop (host_tools/bundle_build.py writes it, importing this very file from
-# firmware/). docs/updates.md describes the format for people; this is the
-# code. Runs unchanged on MicroPython and CPython.
+# The bundle format: the device's reader (update/bundle.py uses it), also the
+# laptop's (host_tools/bundle_build.py imports this very file from firmware/
+# and writes what parse() reads: encode_manifest, pack_header). docs/updates.md
+# describes the format for people. Runs unchanged on MicroPython and CPython.
+# The writer lives on the laptop only: every function here costs the device
+# heap once imported (bench/update_crypto.py).
 #
 # A bundle is one file:
 #   header     20 bytes: MAGIC (8), format (1), flags (1, zero), manifest
 #              length (2, big-endian), key id (8: SHA-256 of the signing
 #              public key, first 8 bytes)
 #   manifest   ASCII text, `length` bytes (see encode() and parse())
-#   signature  64 bytes: Ed25519 over signed_message(header, manifest), that
-#              is the header followed by the manifest's SHA-256
+#   signature  64 bytes: Ed25519 over signed_message(header, SHA-256 of the
+#              manifest), that is the header followed by the manifest's SHA-256
 #   bodies     each file's stored bytes, in manifest order, nothing after
 #
 # The manifest, line by line (each line ends with "\n", fields separated by
@@ -31,7 +33,8 @@
 import hashlib
 import struct
 import sys
-from binascii import hexlify, unhexlify
+from array import array
+from binascii import unhexlify
 
 from update.errors import UpdateError
 
@@ -54,7 +57,7 @@ MAX_WINDOW = 12  # the largest window a device inflates (4 KB)
 RAW = "raw"
 DEFLATE = "deflate"
 
-_HEADER = ">8sBBH8s"
+HEADER_FORMAT = ">8sBBH8s"  # struct: magic, format, flags, manifest length, key id
 _HEX = b"0123456789abcdef"
 _PATH_CHARS = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
 
@@ -67,17 +70,13 @@ def key_id(public_key):
     return hashlib.sha256(bytes(public_key)).digest()[:KEY_ID_SIZE]
 
 
-def pack_header(manifest_length, kid):
-    return struct.pack(_HEADER, MAGIC, FORMAT, 0, manifest_length, kid)
-
-
 def unpack_header(header):
     """(manifest length, key id) from the 20 header bytes; UpdateError if they are no header we read."""
     if len(header) < HEADER_SIZE:
         if bytes(header[:len(MAGIC)]) != MAGIC[:len(header)]:
             raise UpdateError("not_bundle")
         raise UpdateError("truncated", "header")
-    magic, fmt, flags, length, kid = struct.unpack(_HEADER, header)
+    magic, fmt, flags, length, kid = struct.unpack(HEADER_FORMAT, header)
     if magic != MAGIC:
         raise UpdateError("not_bundle")
     if fmt != FORMAT or flags != 0:
@@ -89,12 +88,13 @@ def unpack_header(header):
     return length, kid
 
 
-def signed_message(header, manifest):
+def signed_message(header, manifest_sha256):
     """What the Ed25519 signature signs: the header and the manifest's SHA-256 (52 bytes).
 
     Signing the digest rather than the manifest keeps the device's SHA-512 (in
-    Python) to two blocks whatever the manifest's size; SHA-256 runs in C."""
-    return bytes(header[:HEADER_SIZE]) + hashlib.sha256(manifest).digest()
+    Python) to two blocks whatever the manifest's size; SHA-256 runs in C, and
+    the manifest need not be in RAM while the signature is checked."""
+    return bytes(header[:HEADER_SIZE]) + bytes(manifest_sha256)
 
 
 # ---- versions ---------------------------------------------------------------
@@ -103,9 +103,12 @@ def signed_message(header, manifest):
 def parse_version(text):
     """'0.2.10' -> (0, 2, 10); ValueError unless 1 to 4 numbers separated by dots."""
     parts = text.split(".")
-    if not 1 <= len(parts) <= 4:
+    try:
+        if not 1 <= len(parts) <= 4:
+            raise ValueError
+        return tuple(_number(part) for part in parts)
+    except ValueError:
         raise ValueError("version %r: 1 to 4 numbers separated by dots" % (text,))
-    return tuple(_number(part, "version %r" % (text,)) for part in parts)
 
 
 def compare_versions(a, b):
@@ -128,13 +131,13 @@ def running_mpy():
     return None if value is None else value & 0xFF
 
 
-def _number(text, what):
+def _number(text):
     # A decimal number as the manifest writes it: ASCII digits, no sign, no leading zero.
     if not text or (len(text) > 1 and text[0] == "0"):
-        raise ValueError("%s: %r is not a plain number" % (what, text))
+        raise ValueError
     for c in text:
         if not "0" <= c <= "9":
-            raise ValueError("%s: %r is not a plain number" % (what, text))
+            raise ValueError
     return int(text)
 
 
@@ -144,23 +147,18 @@ def _number(text, what):
 class Manifest:
     """A parsed, signature-checked manifest (attributes as in the text, see the top)."""
 
-    def __init__(self, version, min_boot, allow_downgrade, mpy, window, files, kid, raw, body_start):
+    def __init__(self, version, min_boot, allow_downgrade, mpy, window, files, kid, body_start, raw=None):
         self.version = version  # str, e.g. "0.2.0"
         self.min_boot = min_boot  # int
         self.allow_downgrade = allow_downgrade  # bool
         self.mpy = mpy  # int, e.g. 6
         self.window = window  # int
-        self.files = files  # list of FileEntry in bundle order
+        self.files = files  # Files: FileEntry by index or in a for loop, in bundle order
         self.key_id = kid  # 8 bytes
-        self.raw = raw  # the manifest's bytes as signed
         self.body_start = body_start  # offset of the first body in the bundle
-        end = body_start
-        size = 0
-        for entry in files:
-            end += entry.stored
-            size += entry.size
-        self.total_size = end  # the whole bundle's length in bytes
-        self.files_size = size  # bytes the files take once written
+        self.total_size = files.end  # the whole bundle's length in bytes
+        self.files_size = files.size  # bytes the files take once written
+        self.raw = raw  # the manifest's bytes if parse() had them (None when read a line at a time)
 
     def file(self, path):
         """The entry for `path`, or None."""
@@ -170,22 +168,68 @@ class Manifest:
         return None
 
 
-def encode(version, min_boot, allow_downgrade, mpy, window, files):
-    """The manifest's bytes; files: (path, size, sha256 bytes, encoding, stored), any order."""
-    parse_version(version)
-    lines = [
-        "app %s" % version,
-        "min-boot %d" % min_boot,
-        "downgrade %s" % ("yes" if allow_downgrade else "no"),
-        "mpy %d" % mpy,
-        "window %d" % window,
-        "files %d" % len(files),
-    ]
-    for path, size, sha, encoding, stored in sorted(files):
-        lines.append("file %s %d %s %d %s" % (hexlify(sha).decode(), size, encoding, stored, path))
-    raw = ("\n".join(lines) + "\n").encode()
-    parse(raw, b"\0" * KEY_ID_SIZE, 0)  # the writer checks what the reader will
-    return raw
+class Files:
+    """The file entries of a manifest: len(), [i] and iteration give FileEntry tuples.
+
+    Kept compact, as a device's heap is small: the paths in one bytes object,
+    the digests in another, the numbers in arrays; an entry is put together
+    when asked for. (A tuple and two strings per file would take about twice
+    the room, the manifest's text a third more, and in one block.)"""
+
+    def __init__(self, body_start):
+        self.end = body_start  # where the next body starts
+        self.size = 0  # the files' bytes once written
+        self._paths = bytearray()
+        self._path_ends = array("H")
+        self._shas = bytearray()
+        self._sizes = array("I")
+        self._stored = array("I")
+        self._offsets = array("I")
+        self._deflated = bytearray()
+
+    def _add(self, path, hex_sha, size, encoding, stored):
+        # One file line's fields as bytes (path checked by the caller); ValueError if malformed.
+        if len(hex_sha) != 64:
+            raise ValueError
+        for c in hex_sha:
+            if c not in _HEX:
+                raise ValueError
+        size = _number(_ascii(size))
+        stored = _number(_ascii(stored))
+        if size > MAX_FILE_SIZE:
+            raise ValueError
+        if encoding == b"raw":
+            if stored != size:
+                raise ValueError
+        elif encoding != b"deflate" or stored == 0 or stored > MAX_FILE_SIZE:
+            raise ValueError
+        self._paths.extend(path)
+        self._path_ends.append(len(self._paths))
+        self._shas.extend(unhexlify(hex_sha))
+        self._sizes.append(size)
+        self._stored.append(stored)
+        self._offsets.append(self.end)
+        self._deflated.append(1 if encoding == b"deflate" else 0)
+        self.end += stored
+        self.size += size
+
+    def __len__(self):
+        return len(self._sizes)
+
+    def __getitem__(self, index):
+        count = len(self._sizes)
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError("file index")
+        start = self._path_ends[index - 1] if index else 0
+        return FileEntry(bytes(self._paths[start:self._path_ends[index]]).decode(), self._sizes[index],
+                         bytes(self._shas[index * 32:index * 32 + 32]),
+                         DEFLATE if self._deflated[index] else RAW, self._stored[index], self._offsets[index])
+
+    def __iter__(self):
+        for index in range(len(self._sizes)):
+            yield self[index]
 
 
 def parse(raw, kid, body_start):
@@ -193,48 +237,69 @@ def parse(raw, kid, body_start):
 
     kid is the header's key id; body_start the offset of the first body in the
     bundle (for the entries' offsets)."""
-    lines = bytes(raw).split(b"\n")
-    if lines[-1] != b"" or len(lines) < 7:
-        raise UpdateError("bad_manifest", len(lines))
-    lines.pop()  # after the last "\n"
+    raw = bytes(raw)
+    return parse_lines(_split(raw), kid, body_start, raw)
+
+
+def _split(raw):
+    position = 0
+    while position < len(raw):
+        end = raw.find(b"\n", position)
+        if end < 0:
+            end = len(raw) - 1  # the last line lacks its "\n": parse_lines says so
+        yield raw[position:end + 1]
+        position = end + 1
+
+
+def parse_lines(lines, kid, body_start, raw=None):
+    """parse() for the manifest's lines (each with its "\n") from an iterator, used up here.
+
+    For a device that reads the manifest from flash a line at a time."""
     values = []
-    for number in range(6):
-        parts = lines[number].split(b" ")
-        if len(parts) != 2 or parts[0] != _FIELDS[number]:
-            raise UpdateError("bad_manifest", number + 1)
-        values.append(parts[1])
     number = 0
     try:
-        version = _ascii(values[0])
-        parse_version(version)
-        number = 1
-        min_boot = _number(_ascii(values[1]), "min-boot")
-        number = 2
-        if values[2] not in (b"yes", b"no"):
-            raise ValueError("downgrade")
-        number = 3
-        mpy = _number(_ascii(values[3]), "mpy")
-        number = 4
-        window = _number(_ascii(values[4]), "window")
-        if not 9 <= window <= MAX_WINDOW:
-            raise ValueError("window")
+        for number in range(6):
+            line = next(lines)
+            parts = line[:-1].split(b" ")
+            if line[-1:] != b"\n" or len(parts) != 2 or parts[0] != _FIELDS[number]:
+                raise ValueError
+            value = _ascii(parts[1])
+            if number == 0:
+                parse_version(value)
+            elif number == 2:
+                if value not in ("yes", "no"):
+                    raise ValueError
+            else:
+                value = _number(value)
+            values.append(value)
+        if not 9 <= values[4] <= MAX_WINDOW:
+            number = 4
+            raise ValueError
+        count = values[5]
+        if count > MAX_FILES:
+            raise ValueError
+        files = Files(body_start)
+        previous = b""
+        for number in range(6, 6 + count):
+            line = next(lines)
+            parts = line[:-1].split(b" ")
+            if line[-1:] != b"\n" or len(parts) != 6 or parts[0] != b"file":
+                raise ValueError
+            path = parts[5]
+            _check_path(path)
+            if path <= previous:
+                raise ValueError  # paths ascend: sorted, no file twice
+            previous = path
+            files._add(path, parts[1], parts[2], parts[3], parts[4])
         number = 5
-        count = _number(_ascii(values[5]), "files")
-        if count > MAX_FILES or len(lines) != 6 + count:
-            raise ValueError("files")
-        files = []
-        offset = body_start
-        previous = ""
-        for number in range(6, len(lines)):
-            entry = _file_line(lines[number], offset)
-            if entry.path <= previous:
-                raise ValueError("paths out of order")
-            files.append(entry)
-            offset += entry.stored
-            previous = entry.path
+        for line in lines:
+            raise ValueError  # more file lines than "files" says
+    except StopIteration:
+        raise UpdateError("bad_manifest", number + 1)  # fewer lines than there must be
     except ValueError:
         raise UpdateError("bad_manifest", number + 1)
-    return Manifest(version, min_boot, values[2] == b"yes", mpy, window, files, bytes(kid), bytes(raw), body_start)
+    return Manifest(values[0], values[1], values[2] == "yes", values[3], values[4], files, bytes(kid),
+                    body_start, raw)
 
 
 _FIELDS = (b"app", b"min-boot", b"downgrade", b"mpy", b"window", b"files")
@@ -245,40 +310,16 @@ def _ascii(data):
     # (MicroPython's decode does not always check what it decodes).
     for c in data:
         if not 0x21 <= c <= 0x7E:
-            raise ValueError("not printable ASCII")
+            raise ValueError
     return data.decode()
-
-
-def _file_line(line, offset):
-    parts = line.split(b" ")
-    if len(parts) != 6 or parts[0] != b"file":
-        raise ValueError("file line")
-    hex_sha, size, encoding, stored, path = parts[1], parts[2], parts[3], parts[4], parts[5]
-    if len(hex_sha) != 64:
-        raise ValueError("sha256")
-    for c in hex_sha:
-        if c not in _HEX:
-            raise ValueError("sha256")
-    size = _number(_ascii(size), "size")
-    stored = _number(_ascii(stored), "stored")
-    encoding = _ascii(encoding)
-    if size > MAX_FILE_SIZE:
-        raise ValueError("size")
-    if encoding == RAW:
-        if stored != size:
-            raise ValueError("stored")
-    elif encoding != DEFLATE or stored == 0 or stored > MAX_FILE_SIZE:
-        raise ValueError("encoding")
-    _check_path(path)
-    return FileEntry(path.decode(), size, unhexlify(hex_sha), encoding, stored, offset)
 
 
 def _check_path(path):
     if not 0 < len(path) <= MAX_PATH:
-        raise ValueError("path")
+        raise ValueError
     for segment in path.split(b"/"):
         if not segment or segment == b"." or segment == b"..":
-            raise ValueError("path")
+            raise ValueError
         for c in segment:
             if c not in _PATH_CHARS:
-                raise ValueError("path")
+                raise ValueError

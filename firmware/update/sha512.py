@@ -16,30 +16,32 @@
 # digest() may be called more than once and update() may follow it, as with
 # hashlib; the object holds at most one partial block (127 bytes).
 import struct
+from binascii import unhexlify
 
 _M = 0xFFFFFFFFFFFFFFFF
 
-_K = (
-    0x428A2F98D728AE22, 0x7137449123EF65CD, 0xB5C0FBCFEC4D3B2F, 0xE9B5DBA58189DBBC,
-    0x3956C25BF348B538, 0x59F111F1B605D019, 0x923F82A4AF194F9B, 0xAB1C5ED5DA6D8118,
-    0xD807AA98A3030242, 0x12835B0145706FBE, 0x243185BE4EE4B28C, 0x550C7DC3D5FFB4E2,
-    0x72BE5D74F27B896F, 0x80DEB1FE3B1696B1, 0x9BDC06A725C71235, 0xC19BF174CF692694,
-    0xE49B69C19EF14AD2, 0xEFBE4786384F25E3, 0x0FC19DC68B8CD5B5, 0x240CA1CC77AC9C65,
-    0x2DE92C6F592B0275, 0x4A7484AA6EA6E483, 0x5CB0A9DCBD41FBD4, 0x76F988DA831153B5,
-    0x983E5152EE66DFAB, 0xA831C66D2DB43210, 0xB00327C898FB213F, 0xBF597FC7BEEF0EE4,
-    0xC6E00BF33DA88FC2, 0xD5A79147930AA725, 0x06CA6351E003826F, 0x142929670A0E6E70,
-    0x27B70A8546D22FFC, 0x2E1B21385C26C926, 0x4D2C6DFC5AC42AED, 0x53380D139D95B3DF,
-    0x650A73548BAF63DE, 0x766A0ABB3C77B2A8, 0x81C2C92E47EDAEE6, 0x92722C851482353B,
-    0xA2BFE8A14CF10364, 0xA81A664BBC423001, 0xC24B8B70D0F89791, 0xC76C51A30654BE30,
-    0xD192E819D6EF5218, 0xD69906245565A910, 0xF40E35855771202A, 0x106AA07032BBD1B8,
-    0x19A4C116B8D2D0C8, 0x1E376C085141AB53, 0x2748774CDF8EEB99, 0x34B0BCB5E19B48A8,
-    0x391C0CB3C5C95A63, 0x4ED8AA4AE3418ACB, 0x5B9CCA4F7763E373, 0x682E6FF3D6B2B8A3,
-    0x748F82EE5DEFB2FC, 0x78A5636F43172F60, 0x84C87814A1F0AB72, 0x8CC702081A6439EC,
-    0x90BEFFFA23631E28, 0xA4506CEBDE82BDE9, 0xBEF9A3F7B2C67915, 0xC67178F2E372532B,
-    0xCA273ECEEA26619C, 0xD186B8C721C0C207, 0xEADA7DD6CDE0EB1E, 0xF57D4F7FEE6ED178,
-    0x06F067AA72176FBA, 0x0A637DC5A2C898A6, 0x113F9804BEF90DAE, 0x1B710B35131C471B,
-    0x28DB77F523047D84, 0x32CAAB7B40C72493, 0x3C9EBE0A15C9BEBC, 0x431D67C49C100D4C,
-    0x4CC5D4BECB3E42B6, 0x597F299CFC657E2A, 0x5FCB6FAB3AD6FAEC, 0x6C44198C4A475817,
+# The 80 round constants as bytes (640 B on the heap instead of 80 int objects), unpacked one at a time.
+_K = unhexlify(
+    "428a2f98d728ae227137449123ef65cdb5c0fbcfec4d3b2fe9b5dba58189dbbc"
+    "3956c25bf348b53859f111f1b605d019923f82a4af194f9bab1c5ed5da6d8118"
+    "d807aa98a303024212835b0145706fbe243185be4ee4b28c550c7dc3d5ffb4e2"
+    "72be5d74f27b896f80deb1fe3b1696b19bdc06a725c71235c19bf174cf692694"
+    "e49b69c19ef14ad2efbe4786384f25e30fc19dc68b8cd5b5240ca1cc77ac9c65"
+    "2de92c6f592b02754a7484aa6ea6e4835cb0a9dcbd41fbd476f988da831153b5"
+    "983e5152ee66dfaba831c66d2db43210b00327c898fb213fbf597fc7beef0ee4"
+    "c6e00bf33da88fc2d5a79147930aa72506ca6351e003826f142929670a0e6e70"
+    "27b70a8546d22ffc2e1b21385c26c9264d2c6dfc5ac42aed53380d139d95b3df"
+    "650a73548baf63de766a0abb3c77b2a881c2c92e47edaee692722c851482353b"
+    "a2bfe8a14cf10364a81a664bbc423001c24b8b70d0f89791c76c51a30654be30"
+    "d192e819d6ef5218d69906245565a910f40e35855771202a106aa07032bbd1b8"
+    "19a4c116b8d2d0c81e376c085141ab532748774cdf8eeb9934b0bcb5e19b48a8"
+    "391c0cb3c5c95a634ed8aa4ae3418acb5b9cca4f7763e373682e6ff3d6b2b8a3"
+    "748f82ee5defb2fc78a5636f43172f6084c87814a1f0ab728cc702081a6439ec"
+    "90befffa23631e28a4506cebde82bde9bef9a3f7b2c67915c67178f2e372532b"
+    "ca273eceea26619cd186b8c721c0c207eada7dd6cde0eb1ef57d4f7fee6ed178"
+    "06f067aa72176fba0a637dc5a2c898a6113f9804bef90dae1b710b35131c471b"
+    "28db77f523047d8432caab7b40c724933c9ebe0a15c9bebc431d67c49c100d4c"
+    "4cc5d4becb3e42b6597f299cfc657e2a5fcb6fab3ad6faec6c44198c4a475817"
 )
 
 _IV = (
@@ -50,23 +52,31 @@ _IV = (
 
 def _compress(state, block, offset):
     # One 128-byte block at block[offset:]; returns the new state as a list of 8 words.
+    # The message schedule is kept as a rolling window of 16 words and each round
+    # constant is unpacked when needed: few ints alive at once in a small heap.
     M = _M
     K = _K
-    w = list(struct.unpack_from(">16Q", block, offset))
-    append = w.append
-    for t in range(16, 80):
-        x = w[t - 15]
-        y = w[t - 2]
-        # A word doubled to 128 bits (xx = x:x) turns each right rotation into one shift.
-        xx = x << 64 | x
-        yy = y << 64 | y
-        append((w[t - 16] + ((xx >> 1 ^ xx >> 8) & M ^ x >> 7) + w[t - 7] + ((yy >> 19 ^ yy >> 61) & M ^ y >> 6)) & M)
+    unpack_from = struct.unpack_from
+    w = list(unpack_from(">16Q", block, offset))
     a, b, c, d, e, f, g, h = state
     for t in range(80):
+        j = t & 15
+        if t < 16:
+            wt = w[j]
+        else:
+            # A word doubled to 128 bits (xx = x:x) turns each right rotation into one shift;
+            # the bits shifted above bit 63 are masked away once.
+            x = w[(t + 1) & 15]  # w[t - 15]
+            y = w[(t + 14) & 15]  # w[t - 2]
+            xx = x << 64 | x
+            yy = y << 64 | y
+            wt = (w[j] + ((xx >> 1 ^ xx >> 8) & M ^ x >> 7) + w[(t + 9) & 15]  # w[t - 16], w[t - 7]
+                  + ((yy >> 19 ^ yy >> 61) & M ^ y >> 6)) & M
+            w[j] = wt
         # Sigma1(e), Ch(e, f, g), Sigma0(a) and Maj(a, b, c) with as few int operations as they allow.
         ee = e << 64 | e
         aa = a << 64 | a
-        t1 = h + ((ee >> 14 ^ ee >> 18 ^ ee >> 41) & M) + (g ^ (e & (f ^ g))) + K[t] + w[t]
+        t1 = h + ((ee >> 14 ^ ee >> 18 ^ ee >> 41) & M) + (g ^ (e & (f ^ g))) + unpack_from(">Q", K, t << 3)[0] + wt
         t2 = ((aa >> 28 ^ aa >> 34 ^ aa >> 39) & M) + ((a & b) | (c & (a | b)))
         h = g
         g = f

@@ -96,17 +96,46 @@ def test_step_by_step_as_a_stager_would():
     bundle.expect_end(stream)
 
 
-def test_large_bodies_go_through_the_bounded_reader():
+class PyStream:
+    # A stream in Python (a transport, say): the inflater cannot read it in C. step: most bytes per read.
+    def __init__(self, data, step=1 << 30):
+        self.inner = io.BytesIO(data)
+        self.step = step
+
+    def read(self, n=-1):
+        return self.inner.read(min(n, self.step) if n >= 0 else self.step)
+
+    def readinto(self, buf):
+        data = self.read(len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
+
+def test_bodies_from_a_python_stream_inflate_from_ram():
+    sink = Sink()
+    bundle.verify_bundle(PyStream(FIXTURE), [PUBLIC], "1.2.2", 1, None, None, sink)
+    assert sink.files["lib/tafel/words.txt"].getvalue() == WORDS
+    assert refused_from(PyStream(flip(FIXTURE, WORDS_AT + 5)))[0] == "bad_file"
+    assert refused_from(PyStream(FIXTURE[:WORDS_AT + 10])) == ("truncated", "lib/tafel/words.txt")
+
+
+def test_large_bodies_from_a_python_stream_go_through_the_bounded_reader():
     saved = bundle.INLINE
     bundle.INLINE = 0  # every compressed body through _Bounded, as one above INLINE bytes would
     try:
         sink = Sink()
-        bundle.verify_bundle(io.BytesIO(FIXTURE), [PUBLIC], "1.2.2", 1, None, None, sink)
+        bundle.verify_bundle(PyStream(FIXTURE), [PUBLIC], "1.2.2", 1, None, None, sink)
         assert sink.files["lib/tafel/words.txt"].getvalue() == WORDS
-        assert refused(flip(FIXTURE, WORDS_AT + 5))[0] == "bad_file"
-        assert refused(FIXTURE[:WORDS_AT + 10]) == ("truncated", "lib/tafel/words.txt")
+        assert refused_from(PyStream(flip(FIXTURE, WORDS_AT + 5)))[0] == "bad_file"
+        assert refused_from(PyStream(FIXTURE[:WORDS_AT + 10])) == ("truncated", "lib/tafel/words.txt")
     finally:
         bundle.INLINE = saved
+
+
+def refused_from(stream):
+    with pytest.raises(UpdateError) as info:
+        bundle.verify_bundle(stream, [PUBLIC], "1.0.0", 1, None)
+    return info.value.key, info.value.detail
 
 
 def test_signature_and_keys():
@@ -143,6 +172,8 @@ def test_truncated_and_trailing():
     assert refused(FIXTURE[:fmt.HEADER_SIZE + 251 + 10]) == ("truncated", "signature")
     assert refused(FIXTURE[:WORDS_AT + 3]) == ("truncated", "lib/tafel/words.txt")
     assert refused(FIXTURE[:-1]) == ("truncated", "main.py")
+    assert refused_from(PyStream(FIXTURE[:100])) == ("truncated", "manifest")  # held in RAM, not re-read
+    assert refused_from(PyStream(FIXTURE[:fmt.HEADER_SIZE + 251 + 10])) == ("truncated", "signature")
     assert refused(FIXTURE + b"\0") == ("trailing_data", None)
     assert refused(FIXTURE, max_bytes=len(FIXTURE) - 1) == ("too_large", (len(FIXTURE), len(FIXTURE) - 1))
 
@@ -156,20 +187,29 @@ def test_install_rules():
 
 
 def test_a_stream_that_hands_out_little_at_a_time():
-    class Trickle:
-        def __init__(self, data):
-            self.inner = io.BytesIO(data)
-
-        def read(self, n=-1):
-            return self.inner.read(min(n, 7) if n >= 0 else 7)
-
-        def readinto(self, buf):
-            data = self.read(len(buf))
-            buf[:len(data)] = data
-            return len(data)
-
-    m = bundle.verify_bundle(Trickle(FIXTURE), [PUBLIC], "1.0", 1, None)
+    m = bundle.verify_bundle(PyStream(FIXTURE, 7), [PUBLIC], "1.0", 1, None)
     assert m.version == "1.2.3"
+
+
+def test_a_body_longer_than_its_zlib_stream_is_refused():
+    # The manifest signed with a body one byte longer than the zlib stream in it: every path
+    # (in place from BytesIO, from RAM, through the bounded reader) notices the unused byte.
+    from update import manifest as fmt
+
+    m = bundle.read_manifest(io.BytesIO(FIXTURE), [PUBLIC])
+    words = m.file("lib/tafel/words.txt")
+    longer = fmt.FileEntry(words.path, words.size, words.sha256, words.encoding, words.stored + 1, words.offset)
+    body = FIXTURE[words.offset:words.offset + words.stored] + b"\0"
+    saved = bundle.INLINE
+    try:
+        for stream, inline in ((io.BytesIO(body), 4096), (PyStream(body), 4096), (PyStream(body), 0)):
+            bundle.INLINE = inline
+            with pytest.raises(UpdateError) as info:
+                bundle.verify_file(stream, longer, m.window)
+            assert (info.value.key, info.value.detail) == ("bad_file", (words.path, "length"))
+        bundle.verify_file(io.BytesIO(body), words, m.window)  # the right length passes
+    finally:
+        bundle.INLINE = saved
 
 
 def test_file_matches():

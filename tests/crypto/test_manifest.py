@@ -1,4 +1,8 @@
 # The bundle format (firmware/update/manifest.py): header, manifest text, versions; both interpreters.
+# The laptop's writer (host_tools/bundle_build.encode_manifest) is checked against the same text
+# in test_the_laptops_writer_makes_this_text (CPython only).
+import struct
+
 import pytest
 
 from update import manifest as fmt
@@ -12,8 +16,25 @@ FILES = [
 ]
 
 
+def hexof(data):
+    return "".join("%02x" % b for b in data)
+
+
+def text(version="0.2.0", min_boot=1, downgrade="no", mpy=6, window=10, files=FILES):
+    # The manifest as the format describes it (files sorted by path), written out here by hand.
+    lines = ["app %s" % version, "min-boot %d" % min_boot, "downgrade %s" % downgrade, "mpy %d" % mpy,
+             "window %d" % window, "files %d" % len(files)]
+    for path, size, sha, encoding, stored in sorted(files):
+        lines.append("file %s %d %s %d %s" % (hexof(sha), size, encoding, stored, path))
+    return ("\n".join(lines) + "\n").encode()
+
+
 def good():
-    return fmt.encode("0.2.0", 1, False, 6, 10, FILES)
+    return text()
+
+
+def pack_header(length, kid):
+    return struct.pack(fmt.HEADER_FORMAT, fmt.MAGIC, fmt.FORMAT, 0, length, kid)
 
 
 def parse(raw):
@@ -29,7 +50,7 @@ def bad_line(raw):
 
 def test_encode_then_parse():
     raw = good()
-    assert raw.startswith(b"app 0.2.0\nmin-boot 1\ndowngrade no\nmpy 6\nwindow 10\nfiles 2\nfile ")
+    assert raw.startswith(b"app 0.2.0\nmin-boot 1\ndowngrade no\nmpy 6\nwindow 10\nfiles 2\nfile 2021")
     m = parse(raw)
     assert (m.version, m.min_boot, m.allow_downgrade, m.mpy, m.window) == ("0.2.0", 1, False, 6, 10)
     assert [e.path for e in m.files] == ["lib/tafel/game.mpy", "main.py"]  # sorted
@@ -39,11 +60,12 @@ def test_encode_then_parse():
     assert m.total_size == 1000 + 4100 + 15
     assert m.files_size == 5994 + 15
     assert m.key_id == b"K" * 8 and m.raw == raw and m.body_start == 1000
-    assert m.file("main.py") is main and m.file("nope.py") is None
+    assert m.file("main.py") == main and m.file("nope.py") is None
+    assert len(m.files) == 2 and m.files[-1] == main and list(m.files) == [game, main]
 
 
 def test_downgrade_flag():
-    m = parse(fmt.encode("0.1.0", 0, True, 6, 10, FILES))
+    m = parse(text("0.1.0", 0, "yes"))
     assert m.allow_downgrade is True and m.version == "0.1.0"
 
 
@@ -57,7 +79,7 @@ def test_every_line_is_checked():
     assert bad_line(raw.replace(b"mpy 6", b"mpy 6.3")) == 4
     assert bad_line(raw.replace(b"window 10", b"window 15")) == 5  # more than a device inflates
     assert bad_line(raw.replace(b"window 10", b"window 8")) == 5
-    assert bad_line(raw.replace(b"files 2", b"files 3")) == 6
+    assert bad_line(raw.replace(b"files 2", b"files 3")) == 9  # the missing third file line
     assert bad_line(raw.replace(b"files 2", b"files 1")) == 6
     assert bad_line(raw.replace(b"app ", b"version ")) == 1
     assert bad_line(raw[:-1]) is not None  # no final newline
@@ -90,21 +112,27 @@ def test_paths_must_ascend():
     lines = raw.split(b"\n")
     lines[6], lines[7] = lines[7], lines[6]
     assert bad_line(b"\n".join(lines)) == 8
-    twice = fmt.encode("0.2.0", 1, False, 6, 10, FILES[:1])
-    lines = twice.split(b"\n")
-    doubled = b"\n".join(lines[:5] + [b"files 2", lines[6], lines[6], b""])
+    one = text(files=FILES[:1]).split(b"\n")
+    doubled = b"\n".join(one[:5] + [b"files 2", one[6], one[6], b""])
     assert bad_line(doubled) == 8
 
 
-def test_encode_refuses_what_parse_would():
-    with pytest.raises(ValueError):
-        fmt.encode("1.x", 0, False, 6, 10, FILES)
-    with pytest.raises(UpdateError):
-        fmt.encode("1.0", 0, False, 6, 10, [("../x.py", 1, SHA_A, "raw", 1)])
+def test_the_laptops_writer_makes_this_text():
+    pytest.importorskip("cryptography")  # the host tools need it; skips under MicroPython
+    from tafel_host.bundle_build import BundleProblem, encode_manifest, pack_header as host_header
+
+    assert encode_manifest("0.2.0", 1, False, 6, 10, FILES) == good()
+    assert encode_manifest("0.1.0", 0, True, 6, 10, FILES) == text("0.1.0", 0, "yes")
+    with pytest.raises(BundleProblem, match="1.x"):
+        encode_manifest("1.x", 0, False, 6, 10, FILES)
+    with pytest.raises(BundleProblem, match="line 7"):
+        encode_manifest("1.0", 0, False, 6, 10, [("../x.py", 1, SHA_A, "raw", 1)])
+    public = bytes(range(32))
+    assert host_header(300, public) == pack_header(300, fmt.key_id(public))
 
 
 def test_header_round_trip_and_refusals():
-    header = fmt.pack_header(300, b"12345678")
+    header = pack_header(300, b"12345678")
     assert len(header) == fmt.HEADER_SIZE and header.startswith(fmt.MAGIC)
     assert fmt.unpack_header(header) == (300, b"12345678")
     def key_of(data):
@@ -114,7 +142,7 @@ def test_header_round_trip_and_refusals():
     assert key_of(b"PK\x03\x04" + header[4:]) == ("not_bundle", None)
     assert key_of(header[:8] + b"\x02" + header[9:]) == ("format", 2)
     assert key_of(header[:9] + b"\x01" + header[10:]) == ("format", 1)
-    assert key_of(fmt.pack_header(fmt.MAX_MANIFEST + 1, b"12345678")) == ("too_large", (fmt.MAX_MANIFEST + 1, fmt.MAX_MANIFEST))
+    assert key_of(pack_header(fmt.MAX_MANIFEST + 1, b"12345678")) == ("too_large", (fmt.MAX_MANIFEST + 1, fmt.MAX_MANIFEST))
     assert key_of(header[:11]) == ("truncated", "header")
     assert key_of(b"") == ("truncated", "header")
     assert key_of(b"GIF89a") == ("not_bundle", None)
@@ -123,9 +151,10 @@ def test_header_round_trip_and_refusals():
 def test_signed_message_is_header_and_manifest_digest():
     import hashlib
 
-    header = fmt.pack_header(5, b"12345678")
-    assert fmt.signed_message(header, b"hello") == header + hashlib.sha256(b"hello").digest()
-    assert len(fmt.signed_message(header, b"hello")) == 52
+    header = pack_header(5, b"12345678")
+    digest = hashlib.sha256(b"hello").digest()
+    assert fmt.signed_message(header, digest) == header + digest
+    assert len(fmt.signed_message(header, digest)) == 52
 
 
 def test_versions():

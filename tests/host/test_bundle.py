@@ -377,7 +377,7 @@ def test_cpython_and_the_unix_port_agree(setup, tmp_path):
     import io
 
     offsets = [3, 15, fmt.HEADER_SIZE + 40, m.body_start - 1]
-    offsets += [e.offset + e.stored // 3 for e in m.files[::7]]
+    offsets += [e.offset + e.stored // 3 for e in list(m.files)[::7]]
     here = []
     for offset in offsets:
         data = bytearray(setup.data)
