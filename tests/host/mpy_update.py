@@ -266,12 +266,20 @@ def case_tamper():
 def case_full():
     dev, vol, games = setup()
     disk = Disk(vol, "")
+    big = bytes(4096 * 16)
     filler = bytes(4096)
     n = 0
     while True:  # fill the flash to just above what the games keep
         free = disk.space()[0]
         if free <= 24 + 16 + 4:
             break
+        if free > 24 + 16 + 4 + 40:
+            if n == 0:
+                vol.mkdir("/fill")
+            with vol.open("/fill/%d" % n, "wb") as f:
+                f.write(big)
+            n += 1
+            continue
         if n == 0:
             vol.mkdir("/fill")
         with vol.open("/fill/%d" % n, "wb") as f:
