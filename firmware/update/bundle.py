@@ -162,22 +162,32 @@ def verify_bundle(stream, trusted_keys, running_version, boot_version, mpy=RUNNI
 
 def file_matches(path, entry, buf=None):
     """True if the file at `path` holds exactly entry's bytes (size and SHA-256): no need to send it."""
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return False
+    try:
+        return stream_matches(f, entry, buf)
+    except OSError:
+        return False
+    finally:
+        f.close()
+
+
+def stream_matches(f, entry, buf=None):
+    """True if the open file `f` holds exactly entry's bytes, read from where it stands."""
     if buf is None:
         buf = bytearray(CHUNK)
     hasher = hashlib.sha256()
     size = 0
-    try:
-        with open(path, "rb") as f:
-            while True:
-                n = f.readinto(buf)
-                if not n:
-                    break
-                size += n
-                if size > entry.size:
-                    return False
-                hasher.update(memoryview(buf)[:n])
-    except OSError:
-        return False
+    while True:
+        n = f.readinto(buf)
+        if not n:
+            break
+        size += n
+        if size > entry.size:
+            return False
+        hasher.update(memoryview(buf)[:n])
     return size == entry.size and hasher.digest() == entry.sha256
 
 

@@ -214,21 +214,10 @@ class Stager:
         f = self.disk.open_existing(path)
         if f is None:
             return False
-        buf = self.buf
-        hasher = hashlib.sha256()
-        size = 0
         try:
-            while True:
-                n = f.readinto(buf)
-                if not n:
-                    break
-                size += n
-                if size > entry.size:
-                    return False
-                hasher.update(memoryview(buf)[:n])
+            return bundle.stream_matches(f, entry, self.buf)
         finally:
             f.close()
-        return size == entry.size and hasher.digest() == entry.sha256
 
     # ---- the switch -------------------------------------------------------------------
 
@@ -299,8 +288,6 @@ class Stager:
         """Stage a whole bundle read from `stream` from its start (a file, a socket's
         HTTP body): the head, then each body in order, kept where it is wanted and
         skipped where the device has that file already. Then finish() switches."""
-        import hashlib as _h
-
         header = _read(stream, 20)
         length = (header[10] << 8) | header[11] if len(header) == 20 else 0
         head = bytearray(len(header) + length + 64)  # one buffer: the head is the largest piece
@@ -312,7 +299,7 @@ class Stager:
             if not n:
                 raise UpdateError("truncated", "manifest")
             got += n
-        self.begin(_h.sha256(head).digest()[:8], len(head))
+        self.begin(hashlib.sha256(head).digest()[:8], len(head))
         state, have, wanted = self.status()
         while have < len(head):
             have = self.put(0, have, view[have:have + step])
