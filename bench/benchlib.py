@@ -1,4 +1,5 @@
 # What the benchmark scripts share: finding the tools, their versions, and printing tables.
+import glob
 import os
 import shutil
 import subprocess
@@ -47,3 +48,24 @@ def table(head, rows, align):
 
     sep = "|" + "|".join(("-" * (w + 1) + ":") if a == "r" else ("-" * (w + 2)) for w, a in zip(widths, align)) + "|"
     return "\n".join([line(head), sep] + [line(r) for r in rows])
+
+
+def callgrind_segments(stdout, base):
+    """Instructions per named segment of a callgrind run made with
+    --dump-before=mp_micropython_opt_level and --callgrind-out-file=BASE.
+
+    The script marks a segment by calling micropython.opt_level() before and
+    after it, and prints one line "segments NAME..." naming them in order.
+    Dump k holds what ran since dump k-1, so segment i is dump 2i+2."""
+    names = []
+    for line in stdout.splitlines():
+        if line.startswith("segments "):
+            names = line.split()[1:]
+    dumps = {}
+    for path in glob.glob(base + ".*"):
+        with open(path) as f:
+            for line in f:
+                if line.startswith("totals:") or line.startswith("summary:"):
+                    dumps[int(path.rsplit(".", 1)[1])] = int(line.split()[1])
+                    break
+    return dict((name, dumps[2 * i + 2]) for i, name in enumerate(names))

@@ -21,7 +21,6 @@
 
 Tools are looked up next to this Python first (.venv/bin), then on PATH.
 """
-import glob
 import json
 import os
 import shutil
@@ -29,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 
-from benchlib import find_tool, table, tool_version
+from benchlib import callgrind_segments, find_tool, table, tool_version
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARDS = os.path.join(REPO, "hardware", "boards")
@@ -185,18 +184,8 @@ def callgrind(micropython, valgrind, palette):
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, cwd=REPO)
         if out.returncode != 0 or "ok" not in out.stdout.split():
             return "callgrind run failed:\n" + (out.stdout + out.stderr)[-2000:]
-        names = []
-        for line in out.stdout.splitlines():
-            if line.startswith("segments "):
-                names = line.split()[1:]
-        dumps = {}
-        for path in glob.glob(base + ".*"):
-            with open(path) as f:
-                for line in f:
-                    if line.startswith("totals:") or line.startswith("summary:"):
-                        dumps[int(path.rsplit(".", 1)[1])] = int(line.split()[1])
-                        break
-        seg = {name: dumps[2 * i + 2] for i, name in enumerate(names)}  # dump k: what ran since dump k-1
+        seg = callgrind_segments(out.stdout, base)
+        names = list(seg)
         result = {}
         for name in names:
             display, stage, what, n = name.split("/")

@@ -36,7 +36,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from benchlib import MPY_VERSION, find_tool, kb, table, tool_version
+from benchlib import MPY_VERSION, callgrind_segments, find_tool, kb, table, tool_version
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(REPO, "firmware")
@@ -526,21 +526,8 @@ def callgrind(micropython, valgrind, root):
                              capture_output=True, text=True, timeout=600, cwd=root)
         if out.returncode != 0 or "ok" not in out.stdout.split():
             return "callgrind run failed:\n" + (out.stdout + out.stderr)[-2000:]
-        names = []
-        for line in out.stdout.splitlines():
-            if line.startswith("segments "):
-                names = line.split()[1:]
-        dumps = {}
-        for path in glob.glob(base + ".*"):
-            with open(path) as f:
-                for line in f:
-                    if line.startswith("totals:") or line.startswith("summary:"):
-                        dumps[int(path.rsplit(".", 1)[1])] = int(line.split()[1])
-                        break
-        # Dump k is what ran since dump k-1: the segments are the even dumps.
-        seg = {}
-        for i, name in enumerate(names):
-            seg[name] = dumps[2 * i + 2]
+        seg = callgrind_segments(out.stdout, base)
+        names = list(seg)
         result = {}
         for name in names:
             screen, how, n = name.split("/")
