@@ -10,7 +10,7 @@ It takes about 4-5 minutes: the heap search stops before N seconds (default
     budget 96 KB for the application, 24 KB for the core (DESIGN.md section 8).
 (2) RAM: the smallest MicroPython heap (-X heapsize=N) in which the firmware,
     deployed as .mpy, plays a 10-seat, 300-round game through the emulated
-    keypad (bench/firmware_game.py on the simulated device, the store on the
+    keypad (bench/mpy/firmware_game.py on the simulated device, the store on the
     host file system so the flash contents cost no heap); found by bisection,
     then the size from which every larger heap checked passes (the GC is not
     monotonic: a slightly larger heap can fail where a block lands badly).
@@ -41,7 +41,7 @@ from benchlib import MPY_VERSION, callgrind_segments, find_tool, kb, table, tool
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(REPO, "firmware")
 CORE = os.path.join(REPO, "lib", "tafel")
-HELPER = os.path.join(REPO, "bench", "firmware_game.py")
+HELPER = os.path.join(REPO, "bench", "mpy", "firmware_game.py")
 BOARDS = os.path.join(REPO, "hardware", "boards")
 DEFAULT_BOARD = "esp32-devkitc-ssd1306"
 PROFILE = os.path.join(BOARDS, DEFAULT_BOARD + ".json")  # main() sets it from --board
