@@ -6,19 +6,12 @@ import pytest
 
 from tafel_host import png
 
+import pngread
+
 
 def read_png(data):
     """(width, height, depth, rows) of a greyscale PNG whose rows all use filter 0."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    chunks, pos = [], 8
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        payload = data[pos + 8:pos + 8 + length]
-        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
-        assert zlib.crc32(kind + payload) & 0xFFFFFFFF == crc, kind
-        chunks.append((kind, payload))
-        pos += 12 + length
-    assert pos == len(data)
+    chunks = pngread.chunks(data)
     kinds = [kind for kind, _ in chunks]
     assert kinds[0] == b"IHDR" and kinds[-1] == b"IEND" and b"IDAT" in kinds
     width, height, depth, colour, method, filtering, interlace = struct.unpack(">IIBBBBB", chunks[0][1])

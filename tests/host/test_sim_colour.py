@@ -14,8 +14,10 @@ import pytest
 from tafel_host import png, sim
 from tafel_host.cli import main
 from tafel_host.sim_device import ColourGlass, SimError, parse_snap, rgb888
-from tafel_host.sim_terminal import (GLASS_ON, RESET, colour_blocks, colour_mode, compose, display_lines, fit_factor,
-                                     shrink, visible_len, xterm256)
+from tafel_host.sim_render import (GLASS_ON, RESET, colour_blocks, colour_mode, compose, display_lines, fit_factor,
+                                   shrink, visible_len, xterm256)
+
+import pngread
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = "lilygo-tdisplay-st7789"
@@ -27,15 +29,7 @@ WORKED_EXAMPLE = ("1 D D\n# # 2 6 6 wait:1200 6 6 2 #\n# # 2 2 3 3 6 6 #\n# # 2 
 
 def read_rgb_png(data):
     """(width, height, rows of (r, g, b)) of an 8-bit RGB PNG whose rows all use filter 0."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    chunks, pos = [], 8
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        payload = data[pos + 8:pos + 8 + length]
-        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
-        assert zlib.crc32(kind + payload) & 0xFFFFFFFF == crc, kind
-        chunks.append((kind, payload))
-        pos += 12 + length
+    chunks = pngread.chunks(data)
     width, height, depth, colour, method, filtering, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
     assert (depth, colour, method, filtering, interlace) == (8, 2, 0, 0, 0)
     raw = zlib.decompress(b"".join(payload for kind, payload in chunks if kind == b"IDAT"))

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tafel_host.sim_device import Glass
-from tafel_host.sim_terminal import LEGEND, Terminal, compose, decode_keys, half_blocks, visible_len
+from tafel_host.sim_render import LEGEND, compose, half_blocks, visible_len
+from tafel_host.sim_terminal import Terminal, decode_keys
 
 RUN_PY = Path(__file__).resolve().parents[2] / "firmware" / "sim" / "run.py"
 
