@@ -43,6 +43,18 @@ def build(profile, hw):
     )
 
 
+def wlan(hw):
+    """The Wi-Fi station interface for updates (update/net.py): hw.WLAN() where `hw`
+    has one (the simulator's, sim/simnet.py), else network.WLAN(network.STA_IF).
+    Imported only when asked for: the network stack costs nothing until then."""
+    make = getattr(hw, "WLAN", None)
+    if make is not None:
+        return make()
+    import network
+
+    return network.WLAN(network.STA_IF)
+
+
 def _display(spec, hw):
     driver, bus = spec["driver"], spec["bus"]
     if driver == "ssd1306" and bus == "i2c":

@@ -134,6 +134,7 @@ class Machine:
         self.SPI = type("SPI", (SimSPI,), {"_machine": self})
         self.PWM = type("PWM", (SimPWM,), {"_machine": self})
         self.display = self.matrix = self.knob = None
+        self.wlan = None  # sim/simnet.py's station, made by the first WLAN()
 
     def fault(self, message):
         self.faults.append(message)
@@ -162,6 +163,14 @@ class Machine:
 
     def sleep_ms(self, ms):
         self.elapsed_ms += ms
+
+    def WLAN(self, interface=None):
+        """The Wi-Fi station (board.wlan): the laptop's network, see sim/simnet.py."""
+        if self.wlan is None:
+            from sim.simnet import SimWLAN
+
+            self.wlan = SimWLAN()
+        return self.wlan
 
     def brightness(self, n):
         """0.0-1.0: a PWM's duty, else the pin's level (0 when floating)."""
