@@ -14,8 +14,18 @@
 # Bytes that find no room (no host has the port open and its buffer is
 # full, or the device is gone) are dropped, as a UART drops them: nothing
 # here ever blocks the simulator.
+#
+# The device's receive ring: on a UART-bridge ESP32 MicroPython keeps what
+# the UART brought and the app has not read yet in a 260-byte ring; bytes
+# beyond it are lost (DESIGN.md section 5). The host -> device shuttle asks
+# the FIFO how much is still unread (FIONREAD) and drops what exceeds
+# RING, so a host that sends faster than the device reads loses bytes here
+# as it would on the real line (ring=None: no limit).
 import errno
+import fcntl
 import os
+import struct
+import termios
 import select
 import shutil
 import tempfile
@@ -24,6 +34,7 @@ import time
 
 DEFAULT_BAUD = 115200
 CHUNK = 64  # bytes moved at a time: fine enough for the pacing
+RING = 260  # MicroPython's stdin ring on a UART-bridge ESP32
 
 
 class Pacer:
@@ -44,10 +55,11 @@ class Pacer:
 
 
 class SimSerial:
-    def __init__(self, baud=DEFAULT_BAUD):
+    def __init__(self, baud=DEFAULT_BAUD, ring=RING):
         if baud <= 0:
             raise ValueError("the baud rate must be positive, not %d" % baud)
         self.baud = baud
+        self.ring = ring
         self.dir = tempfile.mkdtemp(prefix="tafel-serial-")
         self.to_device = os.path.join(self.dir, "to-device")
         self.from_device = os.path.join(self.dir, "from-device")
@@ -60,6 +72,7 @@ class SimSerial:
         self.path = os.ttyname(self._slave)  # kept open: the port stays usable between host sessions
         os.set_blocking(self.master, False)
         self.dropped = 0
+        self.overflowed = 0  # host -> device bytes lost because the device's ring was full
         self.carried = [0, 0]  # bytes host -> device, device -> host
         self._stop = threading.Event()
         self._threads = [
@@ -89,6 +102,14 @@ class SimSerial:
                 time.sleep(0.05)
                 continue
             pacer.take(len(data))
+            if way == 0 and self.ring is not None:
+                room = max(0, self.ring - unread(dst))
+                if room < len(data):
+                    self.overflowed += len(data) - room
+                    self.dropped += len(data) - room
+                    data = data[:room]
+                    if not data:
+                        continue
             try:
                 sent = os.write(dst, data)
             except BlockingIOError:
@@ -112,9 +133,13 @@ class SimSerial:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def unread(fd):
+    """Bytes written into the pipe `fd` and not read yet."""
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+
+
 def _raw(fd):
     # No echo, no line editing, no CR/LF translation: the pty is a plain byte pipe, like a UART.
-    import termios
     import tty
 
     tty.setraw(fd)

@@ -81,6 +81,49 @@ def test_bytes_go_both_ways_at_the_baud_rate():
     assert not os.path.exists(link.dir)
 
 
+def test_bytes_beyond_the_devices_receive_ring_are_lost():
+    # A device that reads nothing: the first 260 bytes wait in its ring, the rest is
+    # dropped as a UART overflow drops them; once it has read, the ring takes more.
+    link = SimSerial(baud=115200)
+    try:
+        host = os.open(link.path, os.O_RDWR | os.O_NOCTTY)
+        dev_in = os.open(link.to_device, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            data = bytes(range(256)) * 4
+            os.write(host, data)
+            end = time.monotonic() + 5
+            while link.carried[0] + link.overflowed < len(data) and time.monotonic() < end:
+                time.sleep(0.01)
+            assert link.overflowed == len(data) - 260
+            assert read_all(dev_in, 260) == data[:260]
+            os.write(host, b"TAFEL?\n")
+            assert read_all(dev_in, 7) == b"TAFEL?\n"
+        finally:
+            for fd in (host, dev_in):
+                os.close(fd)
+    finally:
+        link.close()
+
+
+def test_without_a_ring_nothing_is_dropped():
+    link = SimSerial(baud=115200, ring=None)
+    try:
+        host = os.open(link.path, os.O_RDWR | os.O_NOCTTY)
+        dev_in = os.open(link.to_device, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            data = bytes(range(256)) * 4
+            os.write(host, data)
+            end = time.monotonic() + 5
+            while link.carried[0] < len(data) and time.monotonic() < end:
+                time.sleep(0.01)
+            assert link.overflowed == 0 and read_all(dev_in, len(data)) == data
+        finally:
+            for fd in (host, dev_in):
+                os.close(fd)
+    finally:
+        link.close()
+
+
 def test_port_file_is_written_whole(tmp_path):
     write_port_file(tmp_path / "port", "/dev/pts/9")
     assert (tmp_path / "port").read_text() == "/dev/pts/9\n"
