@@ -92,7 +92,6 @@ def choose(fs):
 
 def boot():
     """On the device, from boot.py: pick the slot, point sys.path and the working folder at it."""
-    global wdt
     import os
     import sys
 
@@ -104,7 +103,15 @@ def boot():
     if trial:
         import machine
 
-        wdt = machine.WDT(timeout=TRIAL_WDT_MS)
+        watch(machine)
+
+
+def watch(machine):
+    """A trial boot: start the watchdog the running app must feed (update/health.py).
+
+    machine: the machine module (the simulator passes sim/simmachine.py)."""
+    global wdt
+    wdt = machine.WDT(timeout=TRIAL_WDT_MS)
 
 
 def _open(fs, path, mode):

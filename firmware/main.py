@@ -29,26 +29,14 @@ def run():
             sys.print_exception(err)
 
     app = start(hw.display, Store(Disk(None, "/data")), clock, log=log, power=power, keypad=hw.keypad)
+    app.wlan = lambda: board.wlan(machine)  # network.WLAN, imported when an update over Wi-Fi asks
+    app.restart = machine.reset  # after an update over Wi-Fi: the new version runs on trial
     link.append(_link(profile, app, log))
     link[0].restart = machine.reset  # after an update's switch: the new version runs on trial
     try:
-        asyncio.run(_main(Runner(app, hw, EventQueue(), link[0]), clock))
+        asyncio.run(Runner(app, hw, EventQueue(), link[0]).run(clock))  # it feeds a trial boot's watchdog
     finally:
         link[0].end()  # Ctrl-C works again at the REPL, whatever stopped the app
-
-
-async def _main(runner, clock):
-    # The loop, and beside it the trial boot's watchdog fed (bootsel.py): a version
-    # that hangs stops feeding it and is reset, and rolled back after a few tries.
-    from update import health
-
-    async def feed():
-        while True:
-            health.feed()
-            await asyncio.sleep_ms(1000)
-
-    asyncio.create_task(feed())
-    await runner.run(clock)
 
 
 def _link(profile, app, log):

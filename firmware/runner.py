@@ -2,12 +2,16 @@
 #
 # step() is the whole loop body. The device runs it every 10 ms from an
 # asyncio task; the simulator calls it with simulated time, so both run the
-# same code path.
+# same code path. It also feeds a trial boot's watchdog (bootsel.py): a
+# version whose loop hangs stops feeding it and is reset, and rolled back
+# after a few tries.
 import asyncio
 
 from drivers.events import NAMES, code
+from update import health
 
 STEP_MS = 10
+FEED_MS = 1000  # the watchdog's feeds, far inside its timeout
 
 
 class Runner:
@@ -18,6 +22,7 @@ class Runner:
         self.encoder = board.encoder
         self.queue = queue
         self.link = link
+        self.fed = None  # when the watchdog was fed last (the first step feeds)
 
     def step(self, now):
         queue = self.queue
@@ -37,6 +42,9 @@ class Runner:
             self.link.poll(now)
         app.tick()
         app.render()
+        if self.fed is None or now - self.fed >= FEED_MS:
+            self.fed = now
+            health.feed()
 
     async def run(self, clock):
         while True:

@@ -11,6 +11,16 @@
 # log with its stderr, so a stray print() in the firmware cannot derail us.
 # A reply that does not come in time, or a device that exits, raises SimError
 # with the last lines of its log.
+#
+# The watchdog (firmware/sim/simwdt.py) resets the device as the chip's
+# resets the ESP32: the process starts again from boot with the same flash
+# and serial (`resets` counts them). The device resets itself when its
+# simulated time runs past an unfed watchdog ("reset watchdog"); a device
+# hung in a Python loop cannot, so it says when a watchdog starts ("wdt <ms>")
+# and each time it is fed ("fed"), and here the real time spent waiting for
+# it is counted: past the timeout without a feed, the process is killed and
+# started again. Only time waiting for an answer counts (while nobody asks,
+# the device's time stands still).
 import collections
 import queue
 import subprocess
@@ -18,120 +28,17 @@ import sys
 import threading
 import time
 
-from . import png
+from .sim_glass import ColourGlass, Glass, SimError, parse_snap, rgb888  # noqa: F401 (where they were)
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#", "CW", "CCW", "PUSH")
 READY_TIMEOUT = 60.0  # seconds from starting the process to "ready"
 REPLY_TIMEOUT = 30.0  # seconds for a reply, plus the simulated time of a wait (the sim runs far faster)
 _REPLIES = ("ready ", "ok ", "error ", "snap ", "snap565 ", "text ", "end")
-
-# Greyscale levels of a snapshot: a lit pixel's face, the thin seam between lit pixels, and the dark glass.
-LIT, SEAM, DARK = 240, 185, 0
+_NOTHING = object()  # no line came in time
 
 
-class SimError(Exception):
-    """The simulated device failed: it exited, answered with an error, or did not answer."""
-
-
-class Glass:
-    """What the emulated display shows: width x height pixels (MONO_VLSB bytes) and the text of each row."""
-
-    colour = False
-
-    def __init__(self, width, height, data, text):
-        self.width = width
-        self.height = height
-        self.data = bytes(data)
-        self.text = list(text)
-
-    def pixel(self, x, y):
-        return (self.data[(y >> 3) * self.width + x] >> (y & 7)) & 1
-
-    def rows(self):
-        """The pixels as rows of 0 and 1, top to bottom."""
-        return [[self.pixel(x, y) for x in range(self.width)] for y in range(self.height)]
-
-    def png(self, scale=4):
-        """PNG bytes at scale x: lit pixels light on black, with a faint seam between them as on an OLED."""
-        if scale < 3:  # too small for seams: plain blocks
-            rows = [[LIT if on else DARK for on in row] for row in self.rows()]
-            return png.encode(self.width, self.height, rows, scale=scale)
-        rows = []
-        for row in self.rows():
-            face, seam = [], []
-            for on in row:
-                face += ([LIT] * (scale - 1) + [SEAM]) if on else [DARK] * scale
-                seam += [SEAM if on else DARK] * scale
-            rows += [face] * (scale - 1) + [seam]
-        return png.encode(self.width * scale, self.height * scale, rows)
-
-    def __eq__(self, other):
-        return isinstance(other, Glass) and (self.width, self.height, self.data, self.text) == (
-            other.width, other.height, other.data, other.text)
-
-
-def rgb888(colour):
-    """(r, g, b) 0-255 of an RGB565 value, the low bits filled from the high ones (0x1F -> 255)."""
-    r, g, b = colour >> 11 & 0x1F, colour >> 5 & 0x3F, colour & 0x1F
-    return (r << 3 | r >> 2, g << 2 | g >> 4, b << 3 | b >> 2)
-
-
-class ColourGlass:
-    """A colour display's glass: width x height RGB565 pixels (big-endian bytes, row by row) and the text rows."""
-
-    colour = True
-
-    def __init__(self, width, height, data, text):
-        self.width = width
-        self.height = height
-        self.data = bytes(data)
-        self.text = list(text)
-
-    def pixel(self, x, y):
-        """The RGB565 value at x, y."""
-        i = (y * self.width + x) * 2
-        return self.data[i] << 8 | self.data[i + 1]
-
-    def rows(self):
-        """The pixels as rows of RGB565 values, top to bottom."""
-        d, w = self.data, self.width
-        return [[d[i] << 8 | d[i + 1] for i in range(y * w * 2, (y + 1) * w * 2, 2)] for y in range(self.height)]
-
-    def png(self, scale=2):
-        """PNG bytes (RGB, 8 bits a channel) at scale x, plain blocks: an LCD has no visible seams."""
-        cache = {}
-        rows = []
-        for row in self.rows():
-            out = []
-            for colour in row:
-                rgb = cache.get(colour)
-                if rgb is None:
-                    rgb = cache[colour] = rgb888(colour)
-                out.append(rgb)
-            rows.append(out)
-        return png.encode_rgb(self.width, self.height, rows, scale=scale)
-
-    def __eq__(self, other):
-        return isinstance(other, ColourGlass) and (self.width, self.height, self.data, self.text) == (
-            other.width, other.height, other.data, other.text)
-
-
-def parse_snap(header, text_lines):
-    """A Glass from the "snap <w> <h> <hex>" line, or a ColourGlass from "snap565 <w> <h> <hex>", and the text rows."""
-    words = header.split()
-    if len(words) != 4 or words[0] not in ("snap", "snap565"):
-        raise SimError("bad snap line from the simulator: %r" % header[:80])
-    try:
-        width, height, data = int(words[1]), int(words[2]), bytes.fromhex(words[3])
-    except ValueError:
-        raise SimError("bad snap line from the simulator: %r" % header[:80]) from None
-    if words[0] == "snap565":
-        if width < 1 or height < 1 or len(data) != width * height * 2:
-            raise SimError("snap565 of %d x %d came with %d bytes, expected %d" % (width, height, len(data), width * height * 2))
-        return ColourGlass(width, height, data, text_lines)
-    if width < 1 or height < 1 or height % 8 or len(data) != width * height // 8:
-        raise SimError("snap of %d x %d came with %d bytes, expected %d" % (width, height, len(data), width * height // 8))
-    return Glass(width, height, data, text_lines)
+class _Reset(Exception):
+    """The device's watchdog fired (its own word, or a hang noticed here)."""
 
 
 class SimDevice:
@@ -141,6 +48,9 @@ class SimDevice:
         self.width = self.height = 0
         self.board = ""
         self.starts = 0
+        self.resets = 0  # watchdog resets so far
+        self.watchdog = 0.0  # seconds: the running watchdog's timeout, 0 for none
+        self._unfed = 0.0  # seconds spent waiting for the device since its watchdog was last fed
         self.asleep = False  # the device said it went into deep sleep
         self._proc = None
         self._lines = None
@@ -151,9 +61,24 @@ class SimDevice:
     # -- process --
 
     def start(self):
-        """Power on: start the process and wait for its "ready" line."""
+        """Power on: start the process and wait for its "ready" line (again after a watchdog reset)."""
+        while True:
+            self._spawn()
+            try:
+                words = self._reply(READY_TIMEOUT, "start").split()
+            except _Reset:
+                self._reset()
+                continue
+            if words[0] != "ready" or len(words) < 4:
+                raise SimError("the simulator started with %r instead of 'ready <width> <height> <board>'"
+                               % " ".join(words))
+            self.width, self.height, self.board = int(words[1]), int(words[2]), " ".join(words[3:])
+            return self
+
+    def _spawn(self):
         self._tail.clear()
         self.asleep = False
+        self.watchdog = self._unfed = 0.0  # a chip starts without one
         self._proc = subprocess.Popen(
             self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             encoding="utf-8", errors="replace", bufsize=1,
@@ -163,11 +88,12 @@ class SimDevice:
         self._err_thread = threading.Thread(target=self._read_stderr, args=(self._proc.stderr,), daemon=True)
         self._err_thread.start()
         self.starts += 1
-        words = self._reply(READY_TIMEOUT, "start").split()
-        if words[0] != "ready" or len(words) < 4:
-            raise SimError("the simulator started with %r instead of 'ready <width> <height> <board>'" % " ".join(words))
-        self.width, self.height, self.board = int(words[1]), int(words[2]), " ".join(words[3:])
-        return self
+
+    def _reset(self):
+        # The watchdog's reset: the process goes (it may be hung), the chip starts again.
+        self.resets += 1
+        self._note("tafel sim: watchdog reset %d" % self.resets)
+        self._kill()
 
     def power_cut(self):
         """Pull the plug at this instant (SIGKILL, no goodbye), then power on again with the same flash file."""
@@ -222,7 +148,12 @@ class SimDevice:
     def snap(self):
         """The glass and the text rows as they are now."""
         self._send("snap")
-        header = self._reply(REPLY_TIMEOUT, "snap")
+        try:
+            header = self._reply(REPLY_TIMEOUT, "snap")
+        except _Reset:  # it hung: the picture is the new boot's
+            self._reset()
+            self.start()
+            return self.snap()
         if header.startswith("error "):
             raise SimError("snap: " + header[6:])
         text = []
@@ -236,7 +167,12 @@ class SimDevice:
 
     def _command(self, line, timeout):
         self._send(line)
-        reply = self._reply(timeout, line)
+        try:
+            reply = self._reply(timeout, line)
+        except _Reset:  # the chip starts again: the command's effect is gone with it
+            self._reset()
+            self.start()
+            return True
         if reply.startswith("error "):
             raise SimError("%s: %s" % (line, reply[6:]))
         words = reply.split()
@@ -258,16 +194,34 @@ class SimDevice:
     def _reply(self, timeout, what):
         deadline = time.monotonic() + timeout
         while True:
-            left = deadline - time.monotonic()
+            now = time.monotonic()
+            left = deadline - now
+            if self.watchdog:
+                left = min(left, self.watchdog - self._unfed)
             try:
                 line = self._lines.get(timeout=max(left, 0.001))
             except queue.Empty:
-                raise SimError("no answer from the simulator to %r within %.0f s%s" % (what, timeout, self._tail_text())) from None
+                line = _NOTHING
+            later = time.monotonic()
+            self._unfed += later - now
+            if self.watchdog and self._unfed > self.watchdog:
+                raise _Reset()  # hung: no feed for longer than the timeout
+            if line is _NOTHING:
+                if later < deadline:
+                    continue
+                raise SimError("no answer from the simulator to %r within %.0f s%s" % (what, timeout, self._tail_text()))
             if line is None:
                 raise self._stopped(what)
-            if line.startswith(_REPLIES):
+            if line == "fed":
+                self._unfed = 0.0
+            elif line.startswith("wdt "):
+                self.watchdog, self._unfed = int(line[4:]) / 1000.0, 0.0
+            elif line == "reset watchdog":
+                raise _Reset()
+            elif line.startswith(_REPLIES):
                 return line
-            self._note("stdout: " + line)
+            else:
+                self._note("stdout: " + line)
 
     def _stopped(self, what):
         proc = self._proc

@@ -16,18 +16,23 @@ import board
 from clock import SimClock
 from drivers.events import EventQueue
 from runner import STEP_MS, Runner
-from sim import simmachine
+from sim import simmachine, simwdt
 from sim.flashdev import FlashDev
+from sim.halted import write_glass
 from sim.simpower import SimPower
 from startup import start
 from store.fsys import Disk
 from store.mount import mount
 from store.store import Store
 
+KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#",
+        "CW", "CCW", "PUSH")
 HOLD_MS = 50  # a key press: held long enough for the keypad's debounce, then let go
 
 
 class Device:
+    keys = KEYS  # what run.py passes on
+
     def __init__(self, profile_path, flash_path=None, epoch=0, flash=None, disk=None, hold=None,
                  serial=None, device_id="sim", vol=None):
         """hold: a key held down while the device starts ("*": the self-test).
@@ -94,6 +99,7 @@ class Device:
                 return
             clock.advance(STEP_MS)
             self.runner.step(clock.ticks_ms())
+            simwdt.elapse(STEP_MS)  # the chip's watchdog counts the same time (WatchdogReset: run.py)
 
     def key(self, name):
         if self.power.sleeping:
@@ -138,29 +144,9 @@ class Device:
         return 1
 
     def snap(self, out):
-        glass = self.chip.glass()
-        self.seen = glass
-        # Mono glass (SSD1306): MONO_VLSB pages; colour glass (ST7789): RGB565 big-endian, row by row.
-        kind = "snap565" if getattr(self.chip, "colour", False) else "snap"
-        out.write("%s %d %d " % (kind, self.chip.width, self.chip.height))
-        # In pieces: a colour glass in one piece would be 130 KB of hex at once.
-        for i in range(0, len(glass), 2048):
-            out.write(_hex(glass[i:i + 2048]))
-        out.write("\n")
-        for line in self.app.canvas.screen_text():
-            out.write("text %s\n" % line)
-        out.write("end\n")
-
-
-def _hex(data):
-    import binascii
-
-    return binascii.hexlify(data).decode()
+        self.seen = write_glass(out, self.chip, self.app.canvas.screen_text())
 
 
 def _log(err):
     sys.print_exception(err, sys.stderr)
 
-
-KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#",
-        "CW", "CCW", "PUSH")

@@ -1,6 +1,6 @@
 # The simulator's device: the unchanged firmware on emulated parts, driven by a line protocol.
 #
-#   micropython firmware/sim/run.py --flash PATH --board PROFILE.json [--epoch S]
+#   micropython firmware/sim/run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS]
 #       [--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID]]
 #
 # stdin, one command a line           stdout
@@ -15,6 +15,16 @@
 # board as the profile's rotation holds it. A power cut
 # is the launcher killing this process; the flash image file keeps what was
 # programmed until then. Logs and crash reports go to stderr.
+#
+# The watchdog (sim/simwdt.py): a trial boot of a new version starts it
+# (bootsel.watch, its timeout bootsel.TRIAL_WDT_MS, or --trial-wdt-ms to keep
+# tests short). stdout then also carries "wdt <ms>" (a watchdog runs; 0: none)
+# and "fed", between the replies, for the launcher to notice a device that
+# hangs. When it fires, the reply is "reset watchdog" and the process ends
+# with status simwdt.RESET_EXIT: the launcher starts it again from boot. A
+# firmware that raises while it starts leaves a halted device (sim/halted.py:
+# MicroPython's REPL) that answers the same commands until the watchdog, if
+# one runs, resets it.
 #
 # The USB serial: with --serial-in/--serial-out the firmware's link serves
 # docs/protocol.md on two FIFOs the launcher made and connects to a
@@ -33,6 +43,11 @@ sys.path.insert(0, _FIRMWARE + "/../lib")
 sys.path.insert(0, _FIRMWARE)
 
 _HOST_PATH = list(sys.path)  # the simulator's own modules (sim/) and, for a flat flash, the app
+
+
+def _say(line):
+    # A line for the launcher beside the replies (the watchdog's "wdt <ms>" and "fed").
+    sys.stdout.write(line + "\n")
 
 
 def boot_slot(flash_path):
@@ -59,7 +74,11 @@ def boot_slot(flash_path):
 def _choose(vol):
     import bootsel
 
-    folder, _ = bootsel.choose(vol)
+    folder, trial = bootsel.choose(vol)
+    if trial:
+        from sim import simwdt
+
+        bootsel.watch(simwdt)  # simwdt stands in for machine: WDT(timeout=...)
     if not folder:
         sys.path[:] = _HOST_PATH
         return vol
@@ -74,23 +93,47 @@ def _choose(vol):
 
 
 def reboot(device, dev, vol):
-    """A new Device on the same flash, serial and power, with the modules of the slot chosen now."""
-    keep = ("bootsel", "sim", "sim.flashdev", "__main__")
+    """A new Device on the same flash, serial and power, with the modules of the slot chosen now.
+
+    As machine.reset(): the watchdog stops, and bootsel counts a trial boot again."""
+    from sim import simwdt
+
+    simwdt.stop()
+    bootsel = sys.modules["bootsel"]
+    bootsel.wdt = None
+    keep = ("bootsel", "sim", "sim.flashdev", "sim.simwdt", "__main__")
     for name in list(sys.modules):
         if name not in keep and getattr(sys.modules[name], "__file__", None):
             del sys.modules[name]
     _choose(vol)
+    try:
+        return _device(device.profile_path, dev, vol, device.serial, device.device_id)
+    except Exception as err:
+        return _halt(err, device.profile_path, device.serial, device.device_id)
+
+
+def _device(profile_path, dev, vol, serial, device_id, epoch=0):
     from sim.device import Device
 
-    new = Device(device.profile_path, flash=dev, serial=device.serial, device_id=device.device_id, vol=vol)
-    new.profile_path = device.profile_path
-    if device.serial is not None:
-        device.serial.device = new
+    new = Device(profile_path, epoch=epoch, flash=dev, serial=serial, device_id=device_id, vol=vol)
+    new.profile_path = profile_path
+    if serial is not None:
+        serial.device = new
     return new
 
 
+def _halt(err, profile_path, serial, device_id):
+    # The firmware raised while it started: what MicroPython does with an exception out of
+    # main.py (a hang there is the launcher's to notice).
+    from sim.halted import Halted
+
+    if serial is not None:
+        serial.device = None  # no Ctrl-C to take: the REPL has the port already
+    return Halted(profile_path, serial, err, device_id)
+
+
 def serve(device, inp, out, dev=None, vol=None):
-    from sim.device import KEYS, _log
+    from sim import simwdt
 
     while True:
         if device.restart_pending and vol is not None:
@@ -103,7 +146,7 @@ def serve(device, inp, out, dev=None, vol=None):
             continue
         cmd = words[0]
         try:
-            if cmd == "key" and len(words) == 2 and words[1] in KEYS:
+            if cmd == "key" and len(words) == 2 and (device.keys is None or words[1] in device.keys):
                 device.key(words[1])
             elif cmd == "wait" and len(words) == 2:
                 device.advance(int(words[1]))
@@ -116,21 +159,25 @@ def serve(device, inp, out, dev=None, vol=None):
             else:
                 out.write("error unknown command %s\n" % line.strip())
                 continue
+        except simwdt.WatchdogReset as err:  # the chip resets: the launcher starts this again from boot
+            sys.stderr.write("watchdog reset: %s\n" % err)
+            out.write("reset watchdog\n")
+            sys.exit(simwdt.RESET_EXIT)
         except Exception as err:  # report, keep serving: the launcher decides
-            _log(err)
+            sys.print_exception(err, sys.stderr)
             out.write("error %s\n" % err)
             continue
         # "asleep": the device went into deep sleep (power.py); a key wakes it.
         out.write("ok %d%s\n" % (device.changed(), " asleep" if device.asleep else ""))
 
 
-_USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] "
+_USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS] "
           "[--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID]]")
 
 
 def _args(argv):
     opts = {"--flash": None, "--board": None, "--epoch": "0", "--serial-in": None, "--serial-out": None,
-            "--baud": "115200", "--device-id": None}
+            "--baud": "115200", "--device-id": None, "--trial-wdt-ms": None}
     i = 1
     while i < len(argv):
         if argv[i] in opts and i + 1 < len(argv):
@@ -162,15 +209,19 @@ def _serial(opts):
 
 def main():
     opts = _args(sys.argv)
-    dev, vol = boot_slot(opts["--flash"])
-    from sim.device import Device
+    import bootsel
+    from sim import simwdt
 
-    serial, device_id = _serial(opts)
-    device = Device(opts["--board"], epoch=int(opts["--epoch"]), flash=dev, serial=serial,
-                    device_id=device_id, vol=vol)
-    device.profile_path = opts["--board"]
-    if serial is not None:
-        serial.device = device
+    simwdt.beat = _say
+    if opts["--trial-wdt-ms"]:
+        bootsel.TRIAL_WDT_MS = int(opts["--trial-wdt-ms"])
+    dev, vol = boot_slot(opts["--flash"])
+    serial, device_id = None, "sim"
+    try:
+        serial, device_id = _serial(opts)  # its transport is the application's code too
+        device = _device(opts["--board"], dev, vol, serial, device_id, int(opts["--epoch"]))
+    except Exception as err:
+        device = _halt(err, opts["--board"], serial, device_id)
     print("ready %d %d %s" % (device.chip.width, device.chip.height, device.board.name))
     serve(device, sys.stdin, sys.stdout, dev, vol)
 
