@@ -41,7 +41,7 @@ def run(link, kind, seq, body):
     if kind == wire.BYE:
         r.end()
         return b""
-    if wire.UPDATE_BEGIN <= kind <= wire.UPDATE_STATUS:
+    if wire.UPDATE_BEGIN <= kind <= wire.UPDATE_SEND:
         from . import update
 
         return update.run(link, kind, r)

@@ -63,6 +63,7 @@ class Link:
         self._ask_until = 0
         self._ask_do = None
         self.stager = None  # update/stage.py's Stager while an update is transferred (link/update.py)
+        self.raw = None  # link/update.py's Receiver while counted bytes come in place of lines
         self.restart = None  # called to reboot into a new version after UPDATE_END's answer went out
         self._restart_at = None
 
@@ -102,6 +103,9 @@ class Link:
     # ---- reading -------------------------------------------------------------------
 
     def _read(self, now):
+        if self.raw is not None:
+            self.raw.poll(now)
+            return
         rx = self._rx
         buf = self._buf
         taken = 0
@@ -117,6 +121,9 @@ class Link:
                     self._len = size
                     self._line(now)
                     size = 0
+                    if self.raw is not None:  # the line was UPDATE_SEND: what follows is counted bytes
+                        self.raw.take(memoryview(rx)[i + 1:n], now)
+                        return
                 elif size < LINE_MAX:
                     buf[size] = b
                     size += 1
@@ -173,6 +180,7 @@ class Link:
 
     def _reset(self):
         self.cancel()
+        self.raw = None
         self.names = None
         self._last = None
         self._answer = None

@@ -113,11 +113,11 @@ class Stager:
             entry = m.files[i]
             if self._staged(entry) or self._local(entry):
                 continue
-            have = self.disk.size(self._part(i)) or 0
-            if have == entry.stored:  # whole, but cut off before it was unpacked
+            got = self.disk.size(self._part(i)) or 0
+            if got == entry.stored:  # whole, but cut off before it was unpacked
                 self._unpack(entry, self._part(i))
                 continue
-            wanted.append((i, have))
+            wanted.append((i, got))
         return READY, have, wanted
 
     def put(self, what, offset, data):

@@ -26,6 +26,15 @@ MAX_REQUEST = const(140)  # body bytes of a host -> device frame: its line is at
 MAX_REQUEST_LINE = const(200)  # "~", base64 of 147 bytes, "\n"
 UPDATE_BODY = const(182)  # body bytes of an UPDATE_CHUNK: its line (254 bytes) fills the device's 256-byte buffer
 UPDATE_DATA = const(172)  # bundle bytes in one UPDATE_CHUNK (after the part and offset varints)
+# A counted stream (UPDATE_SEND): raw bytes in blocks of u16 part, u32 offset, u16 length (LE),
+# the bundle bytes, CRC32 (LE) of all before it in the block; only inside a session, only after the OK.
+UPDATE_BLOCK = const(1024)  # the most bundle bytes in one block
+UPDATE_BLOCK_HEAD = const(8)  # part, offset, length
+UPDATE_WINDOW = const(256)  # stream bytes a host may send beyond what the device said it took (260-byte ring)
+RX_GOING = const(0)  # UPDATE_RX states: still receiving
+RX_DONE = const(1)  # every counted byte came and every block is on flash: the stream is over
+RX_BAD = const(2)  # a block failed its CRC or its header made no sense: the stream is over
+RX_STOPPED = const(3)  # nothing came for RAW_IDLE_MS: the stream is over
 MAX_REPLY = const(1200)  # body bytes of a device -> host frame
 MAX_LINE = const(1700)  # longest line a host should accept (base64 of MAX_REPLY + 7, with margin)
 
@@ -43,10 +52,11 @@ MARK = const(0x0A)
 DELETE = const(0x0B)
 WIPE = const(0x0C)
 BYE = const(0x0D)
-UPDATE_BEGIN = const(0x10)  # 0x10-0x13: the update transfer (firmware/link/update.py); 0x14-0x17 reserved
+UPDATE_BEGIN = const(0x10)  # 0x10-0x14: the update transfer (firmware/link/update.py)
 UPDATE_CHUNK = const(0x11)
 UPDATE_END = const(0x12)
 UPDATE_STATUS = const(0x13)
+UPDATE_SEND = const(0x14)  # OK, then counted raw bytes in blocks (0x15-0x17 reserved)
 # Device -> host: replies carry the request's seq; stream frames count 0, 1, 2 ... per export.
 OK = const(0x40)
 ERR = const(0x41)
@@ -54,13 +64,15 @@ GAME = const(0x42)
 DATA = const(0x43)
 GEND = const(0x44)
 DONE = const(0x45)
+UPDATE_RX = const(0x46)  # the UPDATE_SEND's seq: how far its counted stream has come
 
 NAMES = {
     HELLO: "hello", INFO: "info", LIST: "list", EXPORT: "export", ACK: "ack", CANCEL: "cancel",
     CLOCK: "clock", ROSTER_PUSH: "roster_push", ROSTER_PULL: "roster_pull", MARK: "mark",
     DELETE: "delete", WIPE: "wipe", BYE: "bye", UPDATE_BEGIN: "update_begin",
     UPDATE_CHUNK: "update_chunk", UPDATE_END: "update_end", UPDATE_STATUS: "update_status",
-    OK: "ok", ERR: "err", GAME: "game", DATA: "data", GEND: "gend", DONE: "done",
+    UPDATE_SEND: "update_send", OK: "ok", ERR: "err", GAME: "game", DATA: "data", GEND: "gend",
+    DONE: "done", UPDATE_RX: "update_rx",
 }
 
 # EXPORT modes
@@ -125,6 +137,12 @@ def decode(line):
 def encoded_size(body_size):
     """Bytes on the wire of a frame with a body of body_size bytes, "~" and "\\n" included."""
     return 2 + (body_size + OVERHEAD + 2) // 3 * 4
+
+
+def update_block(part, offset, data):
+    """One block of an UPDATE_SEND stream (host side): header, the bytes, CRC32."""
+    head = struct.pack("<HIH", part, offset, len(data)) + bytes(data)
+    return head + struct.pack("<I", crc32(head))
 
 
 # ---- handshake ---------------------------------------------------------------------

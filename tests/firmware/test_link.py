@@ -288,7 +288,8 @@ def test_update_commands_without_a_transfer_and_unknown_kinds_refused():
     assert host.err(wire.UPDATE_CHUNK, b"\x01\x00x") == "update"  # no_transfer
     assert host.err(wire.UPDATE_END) == "update"
     assert host.ok(wire.UPDATE_STATUS) == b"\x00\x00\x00"  # nothing staged
-    for kind in (0x14, 0x17):
+    assert host.err(wire.UPDATE_SEND, b"\x10") == "update"  # no_transfer: no counted bytes taken
+    for kind in (0x15, 0x17):
         assert host.err(kind) == "unsupported"
     for kind in (0, 0x0E, 0x3F, wire.OK, wire.DONE, 0xFF):
         assert host.err(kind) == "unknown"
