@@ -72,6 +72,8 @@ class Device:
                          self.board.keypad)
         if hold is not None:
             self.machine.matrix.release(hold)
+        self.app.wlan = lambda: board.wlan(self.machine)  # the laptop's network (sim/simnet.py)
+        self.app.restart = self._restart  # after an update over Wi-Fi
         if self.serial is not None:  # a reboot ends a session, as on the device; the cable stays
             from link.link import Link
 

@@ -11,7 +11,7 @@ MESSAGE_MS = 2500
 # flash. ui.t9 holds no screen: name entry's multi-tap, it goes at every
 # close and an open name entry keeps the reference it imported.
 TRANSIENT = ("ui.setup", "ui.name_entry", "ui.t9", "ui.roster_pick", "ui.history", "ui.history_game",
-             "ui.settings", "ui.about", "ui.selftest")
+             "ui.settings", "ui.about", "ui.selftest", "ui.wifi_entry", "ui.wifi_texts", "ui.wifi_update")
 
 
 class App:
@@ -37,6 +37,8 @@ class App:
         self.last_key = clock.ticks_ms()
         self.message = None  # (text, until_ms): a short notice over the bottom row
         self.link_active = False  # a laptop's session on the USB serial (link/): a mark in the title row
+        self.wlan = None  # () -> the board's Wi-Fi station (board.wlan), set by main.py / the simulator
+        self.restart = None  # () -> reboot, into a new version after an update over Wi-Fi
         self.set_language(settings.get("lang", "de"))
 
     # ---- texts -------------------------------------------------------------

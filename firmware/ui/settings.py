@@ -1,5 +1,6 @@
-# Settings: language, display sleep, contrast, deep sleep, and the way into
-# the self-test. Each change applies at once and is saved by the store
+# Settings: language, display sleep, contrast, deep sleep, and the ways into
+# the self-test, the Wi-Fi settings (ui/wifi_entry.py) and an update over
+# Wi-Fi (ui/wifi_update.py). Each change applies at once and is saved by the store
 # (write-new-then-rename); if saving fails the screen says so and the change
 # holds until the next restart.
 #
@@ -19,10 +20,10 @@ CONTRASTS = (16, 64, 127, 255)
 DEEP_SLEEPS = (0, 10, 30, 60, 120)
 DEFAULTS = {"lang": "de", "sleep": 60, "contrast": 127,  # 127: what the driver sets up
             "deep_sleep": 30}
-ITEMS = ("lang", "sleep", "contrast", "deep_sleep", "selftest")
+ITEMS = ("lang", "sleep", "contrast", "deep_sleep", "wifi", "update", "selftest")
 OPTIONS = {"lang": LANGS, "sleep": SLEEPS, "contrast": CONTRASTS, "deep_sleep": DEEP_SLEEPS}
 NAMES = {"lang": "set_lang", "sleep": "set_sleep", "contrast": "set_contrast",
-         "deep_sleep": "set_deep", "selftest": "set_selftest"}
+         "deep_sleep": "set_deep", "selftest": "set_selftest", "wifi": "set_wifi", "update": "set_update"}
 SHOWN = 3  # settings on screen at once
 
 
@@ -91,6 +92,18 @@ class Settings(Screen):
 
                 app.push(SelfTest(app))
             return
+        if name == "wifi":  # settings["wifi_ssid"], ["wifi_key"], ["upd_server"]
+            if step > 0:
+                from ui.wifi_entry import setup
+
+                setup(app)
+            return
+        if name == "update":
+            if step > 0:
+                from ui.wifi_update import WifiUpdate
+
+                app.push(WifiUpdate(app))
+            return
         choices = OPTIONS[name]
         value = choices[(option(name, app.settings.get(name, DEFAULTS[name])) + step) % len(choices)]
         app.settings[name] = value  # the app reads its settings dict: in force from here
@@ -111,6 +124,10 @@ class Settings(Screen):
         t = self.app.t
         if name == "selftest":
             return t("st_open")
+        if name == "wifi":
+            return (self.app.settings.get("wifi_ssid") or t("wifi_none"))[:self.app.canvas.cols]
+        if name == "update":
+            return t("upd_open")
         value = self.value(name)
         if name == "lang":
             return t("lang_" + value)

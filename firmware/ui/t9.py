@@ -10,8 +10,13 @@ MAX_LEN = 16
 class MultiTap:
     """Builds a name from digit keys; words start upper case, the rest is lower case."""
 
-    def __init__(self, text=""):
+    def __init__(self, text="", letters=LETTERS, max_len=MAX_LEN, names=True):
+        """letters: key -> the characters it cycles through; names: False types them as
+        they are (Wi-Fi names, passwords), True with a name's capitals (see _letter)."""
         self.text = text
+        self.letters = letters
+        self.max_len = max_len
+        self.names = names
         self.pending = None  # key being cycled, or None
         self.turn = 0
         self.since = 0
@@ -24,12 +29,12 @@ class MultiTap:
 
     def key(self, k, now):
         """Feed one key; returns True if the shown text changed."""
-        if k in LETTERS:
+        if k in self.letters:
             if k == self.pending and now - self.since < COMMIT_MS:
-                self.turn = (self.turn + 1) % len(LETTERS[k])
+                self.turn = (self.turn + 1) % len(self.letters[k])
             else:
                 self.commit()
-                if len(self.text) >= MAX_LEN:
+                if len(self.text) >= self.max_len:
                     return False
                 self.pending = k
                 self.turn = 0
@@ -58,7 +63,9 @@ class MultiTap:
             self.pending = None
 
     def _letter(self):
-        ch = LETTERS[self.pending][self.turn]
+        ch = self.letters[self.pending][self.turn]
+        if not self.names:
+            return ch
         if self.text and self.text[-1] != " " and "A" <= ch <= "Z":
             return chr(ord(ch) + 32)
         return _LOWER.get(ch, ch) if self.text and self.text[-1] != " " else ch

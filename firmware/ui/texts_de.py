@@ -119,6 +119,10 @@ TEXTS = {
     # deep sleep and self-test (ui/settings.py, ui/selftest.py)
     "set_deep": "Tiefschlaf nach",
     "set_selftest": "Selbsttest",
+    "set_wifi": "WLAN",
+    "set_update": "Update über WLAN",
+    "wifi_none": "keins",
+    "upd_open": "# = suchen",
     "st_open": "# = starten",
     "ds_0": "nie",
     "ds_10": "10 min",

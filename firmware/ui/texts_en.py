@@ -119,6 +119,10 @@ TEXTS = {
     # deep sleep and self-test (ui/settings.py, ui/selftest.py)
     "set_deep": "Deep sleep after",
     "set_selftest": "Self-test",
+    "set_wifi": "Wi-Fi",
+    "set_update": "Update via Wi-Fi",
+    "wifi_none": "none",
+    "upd_open": "# = search",
     "st_open": "# = run",
     "ds_0": "never",
     "ds_10": "10 min",

@@ -21,13 +21,11 @@
 # the HTTP status or what was wrong).
 from binascii import unhexlify
 
-from micropython import const
-
 from update.errors import UpdateError
 
-CHUNK = const(1024)  # bytes put() at a time: one flash append each
-TIMEOUT_S = const(10)  # a server that says nothing this long is gone
-RETRIES = const(3)
+CHUNK = 1024  # bytes put() at a time: one flash append each
+TIMEOUT_S = 10  # a server that says nothing this long is gone
+RETRIES = 3
 OFFER = "/tafel/offer"
 
 

@@ -12,18 +12,16 @@
 # Discovery, one datagram each way (docs/updates.md, "Wi-Fi"):
 #   device -> broadcast:DISCOVERY_PORT   b"TAFEL? 1"
 #   server -> device                     b"TAFEL 1 <http port> <version>"
-from micropython import const
-
 from update.errors import UpdateError
 
-DISCOVERY_PORT = const(7071)
-HTTP_PORT = const(7070)  # tafel serve-update's default
-JOIN_MS = const(20000)
-FIND_MS = const(3000)
-ASK_MS = const(500)  # the broadcast goes again this often while nobody answers
+DISCOVERY_PORT = 7071
+HTTP_PORT = 7070  # tafel serve-update's default
+JOIN_MS = 20000
+FIND_MS = 3000
+ASK_MS = 500  # the broadcast goes again this often while nobody answers
 # network.WLAN.status() after a failed connect, as ESP-IDF's reasons (the ESP32 port returns them).
-NO_AP = const(201)
-WRONG_PASSWORD = const(202)
+NO_AP = 201
+WRONG_PASSWORD = 202
 ASK = b"TAFEL? 1"
 
 

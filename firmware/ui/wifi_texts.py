@@ -1,0 +1,99 @@
+# Texts of the Wi-Fi screens (ui/wifi_entry.py, ui/wifi_update.py), German and English, at most 16 columns.
+# Apart from texts_de/en so they are in RAM only while such a screen is open.
+TEXTS = {
+    "de": {
+        "title_wifi_ssid": "WLAN-Name",
+        "title_wifi_key": "Passwort",
+        "title_upd_server": "Server",
+        "help_text": "A=abc/ABC/123",
+        "help_address": "A=.  B=:  leer=?",
+        "keys_entry": "#=ok *=löschen",
+        "title": "Update",
+        "join": "WLAN verbinden",
+        "find": "Suche Server",
+        "ask": "Frage Server",
+        "offer": "Neu:",
+        "running": "Jetzt:",
+        "keys_offer": "#=laden *=zur.",
+        "load": "Lade",
+        "check": "Prüfe alles",
+        "done": "Neustart ...",
+        "by_hand": "Bitte neu start.",
+        "keys_back": "*=zurück",
+        "refused": "Kein Update",
+        "resume": "Später: weiter",
+        # refusals: the UpdateError key, or key_detail where the detail says more
+        "no_network_no_wifi": "WLAN fehlt",
+        "no_network_no_ap": "Netz nicht da",
+        "no_network_password": "Passwort falsch",
+        "no_network_timeout": "WLAN: Zeitlimit",
+        "no_server": "Kein Server",
+        "server_gone": "Server weg",
+        "bad_offer": "Kein Tafel-Srv.",
+        "same_version": "Schon aktuell",
+        "downgrade": "Ältere Version",
+        "foreign_key": "Fremde Signatur",
+        "bad_signature": "Signatur falsch",
+        "bad_manifest": "Manifest falsch",
+        "bad_file": "Datei defekt",
+        "truncated": "Unvollständig",
+        "needs_boot": "Boot zu alt",
+        "wrong_mpy": "Falsches mpy",
+        "no_space": "Flash zu voll",
+        "on_trial": "Erst neu starten",
+        "other": "Abgelehnt",
+    },
+    "en": {
+        "title_wifi_ssid": "Wi-Fi name",
+        "title_wifi_key": "Password",
+        "title_upd_server": "Server",
+        "help_text": "A=abc/ABC/123",
+        "help_address": "A=.  B=:  none=?",
+        "keys_entry": "#=ok *=delete",
+        "title": "Update",
+        "join": "Joining Wi-Fi",
+        "find": "Finding server",
+        "ask": "Asking server",
+        "offer": "New:",
+        "running": "Now:",
+        "keys_offer": "#=load *=back",
+        "load": "Loading",
+        "check": "Checking all",
+        "done": "Restarting ...",
+        "by_hand": "Please restart",
+        "keys_back": "*=back",
+        "refused": "No update",
+        "resume": "Later: resumes",
+        "no_network_no_wifi": "No Wi-Fi set",
+        "no_network_no_ap": "Net not found",
+        "no_network_password": "Wrong password",
+        "no_network_timeout": "Wi-Fi timed out",
+        "no_server": "No server",
+        "server_gone": "Server gone",
+        "bad_offer": "Not a Tafel srv",
+        "same_version": "Up to date",
+        "downgrade": "Older version",
+        "foreign_key": "Unknown key",
+        "bad_signature": "Bad signature",
+        "bad_manifest": "Bad manifest",
+        "bad_file": "File damaged",
+        "truncated": "Incomplete",
+        "needs_boot": "Boot too old",
+        "wrong_mpy": "Wrong mpy",
+        "no_space": "Flash too full",
+        "on_trial": "Restart first",
+        "other": "Refused",
+    },
+}
+
+
+def t(app, key):
+    table = TEXTS.get(app.settings.get("lang", "de")) or TEXTS["de"]
+    return table.get(key, key)
+
+
+def refusal(app, err):
+    """The words for an UpdateError: its key with its detail where that says more, else its key."""
+    table = TEXTS.get(app.settings.get("lang", "de")) or TEXTS["de"]
+    detail = err.detail if isinstance(err.detail, str) else ""
+    return table.get("%s_%s" % (err.key, detail)) or table.get(err.key) or table["other"]

@@ -1,0 +1,161 @@
+# Settings > Update: join the Wi-Fi, find `tafel serve-update`, show its version, and on # fetch,
+# check and switch to it, then restart into it on trial (as an update over USB does).
+#
+# The work is one generator (update/net.py, update/fetch.py) stepped from
+# tick(): a chunk a step, so the screen shows progress and the keys stay
+# alive; * leaves at any point and what came is kept on flash for the next
+# try. Refusals show the UpdateError in words (ui/wifi_texts.py) and its key.
+# app.wlan() gives the board's station interface (board.wlan) and
+# app.restart() reboots; a board without them says "no Wi-Fi".
+from tafel.version import VERSION
+from ui.screen import Screen
+from ui.wifi_texts import refusal, t
+from update.errors import UpdateError
+
+DONE_MS = 1500  # "restarting" stays this long on screen
+
+
+class WifiUpdate(Screen):
+    def __init__(self, app):
+        super().__init__(app)
+        self.state = "join"
+        self.offer = None
+        self.done = 0
+        self.total = 0
+        self.error = None
+        self.http = None
+        self.confirmed = False
+        self.version = None
+        self.since = 0
+        self.job = self._work()
+
+    def _work(self):
+        from update import fetch, net
+
+        app = self.app
+        make = getattr(app, "wlan", None)
+        if make is None:
+            raise UpdateError("no_network", "no_wifi")
+        s = app.settings
+        wlan = make()
+        yield from net.join(wlan, s.get("wifi_ssid"), s.get("wifi_key") or "", app.clock)
+        server = net.parse_server(s.get("upd_server"))
+        if server is None:
+            self._show("find")
+            host, port, _ = yield from net.find(wlan, app.clock)
+        else:
+            host, port = server
+        self._show("ask")
+        yield
+        self.http = fetch.Http(host, port)
+        offer = fetch.get_offer(self.http)
+        from update.manifest import compare_versions
+
+        if compare_versions(offer["app"], VERSION) == 0:
+            raise UpdateError("same_version", VERSION)
+        self.offer = offer
+        self._show("offer")
+        while not self.confirmed:
+            yield
+        self._show("load")
+        from update.stage import Stager
+        from update.trusted import TRUSTED_KEYS
+
+        stager = Stager(app.store.disk.vol, TRUSTED_KEYS)
+        for self.done, self.total in fetch.steps(stager, self.http, offer):
+            self.touch(3)
+            self.touch(4)
+            yield
+        self.http.close()
+        self._show("check")
+        yield  # drawn before the long check
+        self.version = stager.finish()
+        self._show("done")
+
+    def _show(self, state):
+        self.state = state
+        self.since = self.app.clock.ticks_ms()
+        self.touch()
+
+    def tick(self, now):
+        if self.state == "done":
+            restart = getattr(self.app, "restart", None)
+            if now - self.since >= DONE_MS and restart is not None:
+                self.state = "restarting"
+                restart()
+            return
+        if self.job is None:
+            return
+        try:
+            next(self.job)
+        except StopIteration:
+            self.job = None
+        except UpdateError as err:
+            self._stop(err)
+        except OSError:  # the network went away between two steps
+            self._stop(UpdateError("server_gone"))
+
+    def _stop(self, err):
+        self.job = None
+        self.error = err
+        self._close()
+        self._show("refused")
+
+    def _close(self):
+        if self.http is not None:
+            self.http.close()
+
+    def key(self, k):
+        if self.state == "offer" and (k == "#" or k == "PUSH"):
+            self.confirmed = True
+        elif k == "*" and self.state not in ("check", "done", "restarting"):
+            self.app.pop()
+
+    def on_hide(self):
+        if self.job is not None and self.state not in ("check", "done"):
+            self.job = None  # leaving: what is on flash stays for the next try
+            self._close()
+
+    def draw_row(self, canvas, row):
+        app = self.app
+        last = canvas.rows - 1
+        state = self.state
+        if row == 0:
+            canvas.bar(0, t(app, "refused" if state == "refused" else "title"))
+        elif state == "refused":
+            if row == 2:
+                canvas.text(2, 0, refusal(app, self.error))
+            elif row == 3:
+                canvas.text(3, 0, self.error.key[:canvas.cols])
+            elif row == 5 and self.error.key == "server_gone":
+                canvas.text(5, 0, t(app, "resume"))
+            elif row == last:
+                canvas.text(last, 0, t(app, "keys_back"))
+        elif state == "offer":
+            if row == 2:
+                canvas.text(2, 0, "%s %s" % (t(app, "offer"), self.offer["app"]))
+            elif row == 3:
+                canvas.text(3, 0, "%s %s" % (t(app, "running"), VERSION))
+            elif row == 4:
+                canvas.text(4, 0, "%d KB" % ((self.offer["size"] + 1023) // 1024))
+            elif row == last:
+                canvas.text(last, 0, t(app, "keys_offer"))
+        elif state == "load":
+            total = self.total or 1
+            if row == 2:
+                canvas.text(2, 0, t(app, "load"))
+            elif row == 3:
+                canvas.right(3, "%d %%" % (self.done * 100 // total))
+                canvas.text(3, 0, "#" * (self.done * (canvas.cols - 5) // total))
+            elif row == 4:
+                canvas.text(4, 0, "%d/%d KB" % (self.done // 1024, (total + 1023) // 1024))
+            elif row == last:
+                canvas.text(last, 0, t(app, "keys_back"))
+        elif row == 2:
+            canvas.text(2, 0, t(app, state if state != "restarting" else "done"))
+        elif row == 3 and state in ("done", "restarting"):
+            canvas.text(3, 0, self.version or "")
+        elif row == 4 and state == "done" and getattr(app, "restart", None) is None:
+            canvas.text(4, 0, t(app, "by_hand"))
+        elif row == last and state in ("join", "find", "ask"):
+            canvas.text(last, 0, t(app, "keys_back"))
