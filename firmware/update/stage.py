@@ -20,6 +20,7 @@
 # in finish(), never sent. Nothing here touches /data, and nothing switches
 # before finish() has checked the signature again and every file's hash.
 # All flash writes go through store.fsys.Disk (the storage code's door).
+import gc
 import hashlib
 
 import bootsel
@@ -157,7 +158,10 @@ class Stager:
         return have
 
     def _open_head(self):
-        # The whole head is there: check it as the device's bundle reader does.
+        # The whole head is there: check it as the device's bundle reader does. A manifest held
+        # from before goes first: the check needs its heap (two would not fit beside the crypto).
+        self.manifest = None
+        gc.collect()
         f = self.disk.open(HEAD, "rb")
         try:
             m = bundle.read_manifest(f, self.trusted)
@@ -301,9 +305,14 @@ class Stager:
             got += n
         self.begin(hashlib.sha256(head).digest()[:8], len(head))
         state, have, wanted = self.status()
-        while have < len(head):
-            have = self.put(0, have, view[have:have + step])
-        view = head = None
+        last = len(head) - 1 if have < len(head) else len(head)
+        while have < last:  # all but the last byte, whose put checks the signature
+            have = self.put(0, have, view[have:min(have + step, last)])
+        tail = bytes(view[last:]) if have == last else None
+        view = head = None  # the check needs the heap, not the head's copy in RAM
+        gc.collect()
+        if tail is not None:
+            self.put(0, last, tail)
         state, have, wanted = self.status()
         todo = dict(wanted)
         for i in range(len(self.manifest.files)):
