@@ -6,7 +6,9 @@
 # The device stages the bundle beside the running version (firmware/update/stage.py) and says
 # what it has already (UPDATE_BEGIN/STATUS): a transfer cut short (cable, power) continues where
 # it stopped, and files the device has already (unchanged since the running version, or staged
-# before) are never sent. Each chunk is acknowledged once it is on the device's flash. UPDATE_END
+# before) are never sent. The bytes go raw in counted streams of CRC-checked blocks, paced to the
+# device's 260-byte receive ring by what it says it took; a block counts once the device says it is
+# on its flash. UPDATE_END
 # checks the signature and every file again and switches; the device restarts into the new
 # version, which must confirm itself (else it rolls back by itself). Wire: docs/protocol.md.
 # Exit codes: 0 updated (or already running that version), 1 refused by the device or the transfer
@@ -28,6 +30,8 @@ HEAD_TIMEOUT = 30.0  # the head's last chunk: the device checks the Ed25519 sign
 STATUS_TIMEOUT = 30.0  # the device hashes what it has staged
 END_TIMEOUT = 120.0  # copies the shared files, checks every file's hash, switches
 BACK_TIMEOUT = 20.0  # for the device to come back after its restart
+RX_SILENCE = 5.0  # seconds without an UPDATE_RX while stream bytes are owed: the device is gone
+STALLS = 4  # streams in a row that bring nothing onto the flash before giving up
 
 # The device's refusals beyond the bundle reader's (firmware/update/stage.py)
 MORE = {
@@ -72,7 +76,11 @@ class Result:
 
 
 def send(link, data, progress=None):
-    """Transfer and switch; a Result. UpdateRefused when the device says no."""
+    """Transfer and switch; a Result. UpdateRefused when the device says no.
+
+    The bytes go as counted streams (UPDATE_SEND): the head, then every file the
+    device wants in one stream. A stream the device ends early (a damaged block, bytes
+    lost, silence) is followed by UPDATE_STATUS and a new stream from what is on flash."""
     started = time.monotonic()
     m = read_manifest_unchecked(data)
     head = head_of(data)
@@ -80,34 +88,115 @@ def send(link, data, progress=None):
     out.files = len(m.files)
     begin = hashlib.sha256(head).digest()[:8] + _varints(len(head))
     state, have, wanted = parse_status(_ask(link, wire.UPDATE_BEGIN, begin))
-    total = len(head) - have
-    done = 0
-    while have < len(head):
-        piece = head[have:have + wire.UPDATE_DATA]
-        last = have + len(piece) == len(head)
-        have = _varint(_ask(link, wire.UPDATE_CHUNK, _varints(0, have) + piece, HEAD_TIMEOUT if last else None))
-        done += len(piece)
-        out.sent += len(piece)
+    counted = [0, len(head) - have]  # bundle bytes on flash so far, bytes to send in all (grows)
+    heads = False  # the files' bytes are counted once the head is whole
+
+    def on_flash(n):
+        counted[0] += n
+        out.sent += n
         if progress:
-            progress(done, total)
-    state, have, wanted = parse_status(_ask(link, wire.UPDATE_STATUS, b"", STATUS_TIMEOUT))
-    out.skipped = len(m.files) - len(wanted)
-    total = done + sum(m.files[i].stored - got for i, got in wanted)
-    for i, got in wanted:
-        e = m.files[i]
-        while got < e.stored:
-            piece = data[e.offset + got:e.offset + min(e.stored, got + wire.UPDATE_DATA)]
-            now = _varint(_ask(link, wire.UPDATE_CHUNK, _varints(i + 1, got) + piece))
-            if now > got:
-                done += now - got
-                out.sent += now - got
-            got = now
-            if progress:
-                progress(done, total)
+            progress(counted[0], counted[1])
+
+    stalls = 0
+    while True:
+        if have < len(head):
+            pieces = [(0, have, head[have:])]
+        else:
+            pieces = [(i + 1, got, data[m.files[i].offset + got:m.files[i].offset + m.files[i].stored])
+                      for i, got in wanted]
+            if not heads:
+                heads = True
+                out.skipped = len(m.files) - len(wanted)
+                counted[1] += sum(len(p[2]) for p in pieces)
+        if not pieces:
+            break
+        left = sum(len(p[2]) for p in pieces)
+        ended = _stream(link, pieces, on_flash)
+        if ended != wire.RX_DONE:
+            link._write(b"\n")  # ends the half line that the rest of the stream left on the device
+        before = have
+        state, have, wanted = parse_status(_ask(link, wire.UPDATE_STATUS, b"", STATUS_TIMEOUT))
+        if state == 0:
+            raise DeviceGone("the device forgot the transfer (restarted?): run tafel update again")
+        now_left = sum(m.files[i].stored - got for i, got in wanted) if have >= len(head) else len(head) - have
+        stalls = 0 if have > before or now_left < left else stalls + 1
+        if stalls >= STALLS:
+            raise DeviceGone("the transfer makes no progress (%s)" % ("silence" if ended is None else "bad blocks"))
     r = wire.Body(_ask(link, wire.UPDATE_END, b"", END_TIMEOUT))
     out.version = r.text()
     out.seconds = time.monotonic() - started
     return out
+
+
+def _stream(link, pieces, on_flash):
+    """One UPDATE_SEND: pieces [(part, offset, bytes)] cut into blocks, sent raw, never more
+    than wire.UPDATE_WINDOW bytes beyond what the device said it took. on_flash(n) for
+    bundle bytes the device says are on flash. Returns the device's last state
+    (wire.RX_DONE, RX_BAD, RX_STOPPED), or None when it went silent."""
+    stream = bytearray()
+    marks = []  # (stream bytes up to the end of a block, bundle bytes in it)
+    for part, offset, data in pieces:
+        for at in range(0, len(data), wire.UPDATE_BLOCK):
+            piece = data[at:at + wire.UPDATE_BLOCK]
+            stream += wire.update_block(part, offset + at, piece)
+            marks.append((len(stream), len(piece)))
+    body = _ask(link, wire.UPDATE_SEND, _varints(len(stream)))
+    if _varint(body) < wire.UPDATE_BLOCK:
+        raise LinkError("the device takes blocks of %d bytes at most; this tafel sends %d"
+                        % (_varint(body), wire.UPDATE_BLOCK))
+    seq = link._seq
+    sent = taken = block = 0
+    heard = time.monotonic()
+    while True:
+        limit = min(len(stream), taken + wire.UPDATE_WINDOW)
+        if sent < limit:
+            try:
+                link.port.write(stream[sent:limit])
+            except OSError as err:
+                raise DeviceGone("cannot write to the port: %s" % err) from None
+            link.wire_out += limit - sent
+            sent = limit
+        for kind, rseq, rbody, _ in _incoming(link, wait=sent >= limit):
+            if rseq != seq:
+                continue
+            if kind == wire.ERR:
+                code, detail = wire.parse_error(rbody)
+                if code == "update":
+                    key, _, detail = detail.partition(":")
+                    raise UpdateRefused(key, detail)
+                raise DeviceError(code, detail)
+            if kind != wire.UPDATE_RX:
+                continue
+            heard = time.monotonic()
+            r = wire.Body(rbody)
+            taken, now, state = r.varint(), r.varint(), r.byte()
+            while block < len(marks) and marks[block][0] <= now:
+                on_flash(marks[block][1])
+                block += 1
+            if state != wire.RX_GOING:
+                return state
+        silence = HEAD_TIMEOUT if sent == len(stream) else RX_SILENCE  # the last block: checks on the device
+        if time.monotonic() - heard > silence:
+            return None
+
+
+def _incoming(link, wait):
+    """The frames that have come (waiting a moment for one if wait): [(kind, seq, body, size)]."""
+    port = link.port
+    try:
+        n = port.in_waiting
+        got = port.read(n) if n else (port.read(1) if wait else b"")
+    except (OSError, TypeError, AttributeError) as err:
+        raise DeviceGone("the port went away: %s" % (err or type(err).__name__)) from None
+    link._buf += got
+    link.wire_in += len(got)
+    frames = []
+    while True:
+        frame = link._frame(0)  # whole lines read already; a past deadline reads nothing more
+        if frame is None:
+            return frames
+        if frame[0] != "bad":
+            frames.append(frame)
 
 
 def _ask(link, kind, body, timeout=None):

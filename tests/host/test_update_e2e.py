@@ -126,7 +126,7 @@ def test_an_interrupted_update_resumes_where_it_stopped(setup):
             update_client.send(link, data, cut)
         head = update_client.head_of(data)
         state, have, wanted = update_client.parse_status(link.request(wire.UPDATE_STATUS))
-        assert state == 1 and have == 5 * wire.UPDATE_DATA  # what was acknowledged is there
+        assert state == 1 and have == 5 * wire.UPDATE_BLOCK  # what was acknowledged is there
         result = update_client.send(link, data)
         assert result.version == "0.9.0"
         assert result.sent == len(head) - have + sum(
