@@ -348,19 +348,30 @@ def _stay(device, watch_stdin=True):
     old = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     if watch_stdin and _is_pipe(sys.stdin):
         threading.Thread(target=_wait_for_eof, args=(sys.stdin, stop), daemon=True).start()
-    last = time.monotonic()
     try:
-        while not stop.is_set():
-            stop.wait(STAY_TICK)
-            ms = int((time.monotonic() - last) * 1000)
-            if ms >= 10:
-                device.wait(ms)
-                last += ms / 1000.0
+        follow_real_time(device, stop)
     except KeyboardInterrupt:
         pass
     finally:
         signal.signal(signal.SIGTERM, old)
     return 0
+
+
+def follow_real_time(device, stop, after=None):
+    """Lets the device's simulated time follow real time (a wait every STAY_TICK) until `stop` is set.
+
+    after(): called after each wait (a caller's look at the device between them). A device that
+    started again inside a wait (its watchdog reset it) counts its time from that new start."""
+    last = time.monotonic()
+    while not stop.is_set():
+        stop.wait(STAY_TICK)
+        ms = int((time.monotonic() - last) * 1000)
+        if ms >= 10:
+            starts = device.starts
+            device.wait(ms)
+            last = time.monotonic() if device.starts != starts else last + ms / 1000.0
+            if after is not None:
+                after()
 
 
 def _is_pipe(stream):

@@ -102,8 +102,9 @@ def reboot(device, dev, vol):
     bootsel = sys.modules["bootsel"]
     bootsel.wdt = None
     keep = ("bootsel", "sim", "sim.flashdev", "sim.simwdt", "__main__")
-    for name in list(sys.modules):
-        if name not in keep and getattr(sys.modules[name], "__file__", None):
+    for name in list(sys.modules):  # the application's modules and packages (a folder without
+        module = sys.modules[name]  # __init__ has only __path__, the old slot's): built-ins stay
+        if name not in keep and (getattr(module, "__file__", None) or getattr(module, "__path__", None)):
             del sys.modules[name]
     _choose(vol)
     try:
