@@ -10,9 +10,10 @@
 # device reads. `tafel bundle show` verifies with the device's bundle.py too.
 #
 # What goes in: every .py under firmware/ except firmware/sim/ (the
-# simulator's machine), at its path below firmware/, and lib/tafel/ as
-# lib/tafel/; compiled with mpy-cross to .mpy, except boot.py and main.py,
-# which MicroPython runs by name and so stay source. Each file is compressed
+# simulator's machine) and the boot files (boot.py, bootsel.py: installed
+# once at the flash's root, never updated), at its path below firmware/, and
+# lib/tafel/ as lib/tafel/; compiled with mpy-cross to .mpy, except main.py,
+# which MicroPython runs by name and so stays source. Each file is compressed
 # (zlib, window 2^manifest.WINDOW) when that makes it smaller. The output is
 # reproducible: sorted paths, fixed compression, deterministic signatures.
 import hashlib
@@ -31,8 +32,9 @@ from pathlib import Path
 from . import keys
 from .sim import repo_root
 
-SOURCE_FILES = ("boot.py", "main.py")  # run by name: they stay .py on the device
+SOURCE_FILES = ("main.py",)  # run by name: it stays .py on the device
 LEFT_OUT = ("sim",)  # folders of firmware/ that never go onto a device
+BOOT_FILES = ("boot.py", "bootsel.py")  # the flash's root, put there by a first install only: no bundle has them
 VERSION_FILE = "lib/tafel/version.py"
 TRUST_FILE = "update/trusted.py"
 
@@ -104,7 +106,7 @@ def sources(root=None):
     firmware = root / "firmware"
     for path in firmware.rglob("*.py"):
         rel = path.relative_to(firmware)
-        if "__pycache__" in rel.parts or rel.parts[0] in LEFT_OUT:
+        if "__pycache__" in rel.parts or rel.parts[0] in LEFT_OUT or rel.as_posix() in BOOT_FILES:
             continue
         found.append((rel.as_posix(), path))
     core = root / "lib" / "tafel"

@@ -1,4 +1,4 @@
-# First install into a simulated flash image (never deployed): a bundle into slot a, confirmed.
+# First install into a simulated flash image (never deployed): the boot files at the root, a bundle into slot a, confirmed.
 #
 #   micropython -X heapsize=8M firmware/sim/install.py --flash PATH --pub HEX BUNDLE   (the image is in the heap)
 #
@@ -6,8 +6,11 @@
 # simulator's LittleFS image: the bundle is checked against the public key
 # given (the trust store of a blank device is whatever its first install
 # brings), staged by update/stage.py as an update would be, and the pointer
-# written confirmed. The simulated device (sim/run.py) then boots that slot:
-# its modules, its trust store. /data is left as it is. Prints the version.
+# written confirmed. boot.py and bootsel.py come from this checkout's
+# firmware/ to the root, as source: no bundle carries them (updates never
+# change them), so the first install is their only way onto a device. The
+# simulated device (sim/run.py) then boots that slot: its modules, its trust
+# store. /data is left as it is. Prints the version.
 import sys
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
@@ -21,6 +24,8 @@ import bootsel  # noqa: E402
 from sim.flashdev import FlashDev  # noqa: E402
 from store.mount import mount  # noqa: E402
 from update.stage import Stager  # noqa: E402
+
+BOOT_FILES = ("bootsel.py", "boot.py")  # boot.py last: until it is there nothing chooses a slot
 
 
 def main(argv):
@@ -38,6 +43,8 @@ def main(argv):
         raise SystemExit("usage: micropython -X heapsize=8M install.py --flash PATH --pub HEX BUNDLE")
     dev = FlashDev(path=opts["--flash"])
     vol, _ = mount(dev)
+    for name in BOOT_FILES:
+        _put(vol, name, _FIRMWARE + "/" + name)
     st = Stager(vol, [unhexlify(opts["--pub"])], running_version=None, mpy=None)
     with open(rest[0], "rb") as f:
         st.feed(f)
@@ -48,6 +55,15 @@ def main(argv):
     vol.umount() if hasattr(vol, "umount") else None
     dev.close()
     print(version)
+
+
+def _put(vol, name, source):
+    # Write-new-then-rename, as everything on this flash changes.
+    with open(source, "rb") as f:
+        data = f.read()
+    with vol.open(name + ".new", "wb") as out:
+        out.write(data)
+    vol.rename(name + ".new", name)
 
 
 main(sys.argv)

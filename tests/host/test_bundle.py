@@ -86,10 +86,12 @@ def test_what_goes_into_the_bundle(setup):
     paths = [e.path for e in m.files]
     sources = bundle_build.sources(REPO)
     assert len(paths) == len(sources)
-    assert "boot.py" in paths and "main.py" in paths
+    assert "main.py" in paths
     assert not any(p.startswith("sim/") for p in paths)
+    # the boot files stay at the flash's root as the first install put them: no update touches them
+    assert not any(p.startswith(("boot.", "bootsel.")) for p in paths)
     for path in paths:
-        assert path in ("boot.py", "main.py") or path.endswith(".mpy"), path
+        assert path == "main.py" or path.endswith(".mpy"), path
     for needed in ("lib/tafel/version.mpy", "lib/tafel/game.mpy", "update/bundle.mpy", "update/trusted.mpy"):
         assert needed in paths
     assert (m.version, m.min_boot, m.allow_downgrade, m.mpy, m.window) == (VERSION, 0, False, 6, fmt.WINDOW)
@@ -105,8 +107,8 @@ def test_installed_files_run_on_the_unix_port(setup, tmp_path):
     target = tmp_path / "device"
     target.mkdir()
     assert on_device(setup, [{"running": "0.1.0", "install": str(target)}]) == [("ok", VERSION)]
-    assert (target / "boot.py").read_bytes() == (FIRMWARE / "boot.py").read_bytes()
     assert (target / "main.py").read_bytes() == (FIRMWARE / "main.py").read_bytes()
+    assert not (target / "boot.py").exists() and not (target / "bootsel.mpy").exists()
     assert not (target / "sim").exists()
     script = (
         "import sys\n"
