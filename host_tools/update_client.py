@@ -11,8 +11,9 @@
 # on its flash. UPDATE_END
 # checks the signature and every file again and switches; the device restarts into the new
 # version, which must confirm itself (else it rolls back by itself). Wire: docs/protocol.md.
-# Exit codes: 0 updated (or already running that version), 1 refused by the device or the transfer
-# failed, 2 the bundle cannot be read, 3 no device found.
+# Exit codes: 0 updated (or already running that version; a device silent after its restart is
+# told about on stderr), 1 refused by the device, the transfer failed, or the device came back
+# with its old version (the new one was rolled back), 2 the bundle cannot be read, 3 no device found.
 import hashlib
 import sys
 import time
@@ -30,6 +31,7 @@ HEAD_TIMEOUT = 30.0  # the head's last chunk: the device checks the Ed25519 sign
 STATUS_TIMEOUT = 30.0  # the device hashes what it has staged
 END_TIMEOUT = 120.0  # copies the shared files, checks every file's hash, switches
 BACK_TIMEOUT = 20.0  # for the device to come back after its restart
+TRIAL_BOOTS = 3  # firmware/bootsel.py TRIES: boots a new version gets to confirm itself
 RX_SILENCE = 5.0  # seconds without an UPDATE_RX while stream bytes are owed: the device is gone
 STALLS = 4  # streams in a row that bring nothing onto the flash before giving up
 
@@ -237,6 +239,22 @@ def back_again(link, version, timeout=BACK_TIMEOUT):
         return None
 
 
+def _after_restart(running, version, before):
+    """What the device answered after its restart, said plainly; the exit code."""
+    if running == version:
+        print("the device restarted and runs %s" % running)
+        return OK
+    if running is None:
+        print("tafel: switched to %s, but the device has not answered since its restart (%d s): the new "
+              "version runs on trial; if it never comes up, the device goes back to %s by itself after %d "
+              "boots. Check with: tafel info" % (version, BACK_TIMEOUT, before, TRIAL_BOOTS), file=sys.stderr)
+        return OK
+    # The device is up with another version: the new one failed its trial boots and was rolled back.
+    print("tafel: the device runs %s again: %s did not confirm itself healthy on its trial boots and was "
+          "rolled back (its screen says so)" % (running, version), file=sys.stderr)
+    return REFUSED
+
+
 # ---- the command -------------------------------------------------------------------
 
 def add_parser(commands):
@@ -272,13 +290,7 @@ def run_update(args):
         bar.stop()
         print("staged and checked %s: %s bytes sent, %d of %d files were on the device already (%.1f s)"
               % (result.version, "{:,}".format(result.sent), result.skipped, result.files, result.seconds))
-        running = back_again(link, result.version)
-        if running == result.version:
-            print("the device restarted and runs %s" % running)
-        else:
-            print("switched: the device runs %s after its next restart (it answers %s now)"
-                  % (result.version, running or "nothing"))
-        return OK
+        return _after_restart(back_again(link, result.version), result.version, link.hello["fw"])
     except UpdateRefused as err:
         bar.stop()
         if err.key == "same_version":
