@@ -1,0 +1,232 @@
+# `tafel flash`, step 2: the application onto a board that runs MicroPython, with mpremote.
+#
+# What lands on the board (the layout of firmware/bootsel.py):
+#   /boot.py, /bootsel.py   from this checkout (never updated over the air, so never in a bundle)
+#   /board.json             the board profile, read by main.py at start-up
+#   /app/<slot>/...         the bundle's files, checked on the laptop first
+#   /app/current            the pointer, confirmed (tries null), written last by write-new-then-rename
+# /data (games, settings) is never touched. mpremote runs as `python -m mpremote`
+# of this interpreter with `resume` (no soft reset before the commands: boot.py
+# would run and pick a slot). Remote paths are relative to the flash's root,
+# which the first exec of every invocation makes the current folder: / on an
+# ESP32, /flash in the simulator (MicroPython's unix port, where sim/simusb.py
+# mounts the flash image). Device-side code is kept to what stock MicroPython has.
+import json
+import subprocess
+import sys
+import time
+
+MARK = "TAFELFLASH"  # lines the device-side snippets print for the laptop to read
+ROOT = "import os, sys\nos.chdir('/flash' if sys.platform in ('linux', 'darwin') else '/')\n"
+
+PROBE = ROOT + """import json
+def _read(p):
+    try:
+        with open(p) as f:
+            return f.read()
+    except OSError:
+        return None
+_s = os.statvfs('.')
+print('%s', json.dumps({'pointer': _read('app/current'), 'free': _s[0] * _s[3],
+                        'mpy': getattr(sys.implementation, '_mpy', 0) & 255}))
+""" % MARK
+
+MKDIRS = ROOT + """for _d in %r:
+    try:
+        os.mkdir(_d)
+    except OSError:
+        pass
+"""
+
+# Every file of the slot is hashed on the board; files no manifest entry names (an older
+# install's) are removed; the root files are hashed too. The laptop compares.
+VERIFY = ROOT + """import hashlib, binascii
+_want = set(%r)
+_buf = bytearray(512)
+def _hash(p):
+    h = hashlib.sha256()
+    with open(p, 'rb') as f:
+        while True:
+            n = f.readinto(_buf)
+            if not n:
+                break
+            h.update(memoryview(_buf)[:n])
+    return binascii.hexlify(h.digest()).decode()
+def _walk(top, rel):
+    for e in os.ilistdir(top):
+        p, r = top + '/' + e[0], rel + e[0]
+        if e[1] == 0x4000:
+            _walk(p, r + '/')
+        elif r in _want:
+            print('%s', 'slot', r, _hash(p))
+        else:
+            os.remove(p)
+            print('%s', 'removed', r)
+try:
+    os.stat(%r)
+except OSError:
+    pass  # no slot yet
+else:
+    _walk(%r, '')
+for _p in %r:
+    try:
+        print('%s', 'root', _p, _hash(_p))
+    except OSError:
+        pass
+"""
+
+POINTER = ROOT + """with open('app/current.new', 'w') as f:
+    f.write(%r)
+os.rename('app/current.new', 'app/current')
+print('%s', 'pointer')
+"""
+
+
+class InstallError(Exception):
+    """The board did not take the install; the text says why (exit code 1)."""
+
+
+def mpremote_argv(port, *commands):
+    """One mpremote invocation: connect, resume, then the commands chained with '+'."""
+    argv = [sys.executable, "-m", "mpremote", "connect", port, "resume"]
+    for i, command in enumerate(commands):
+        argv += (["+"] if i else []) + list(command)
+    return argv
+
+
+def parse_pointer(text):
+    """The pointer as firmware/bootsel.read takes it: a dict with slot a or b, else None."""
+    try:
+        st = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return st if isinstance(st, dict) and st.get("slot") in ("a", "b") else None
+
+
+def pointer_text(slot, version, prev=""):
+    """The confirmed pointer of a first install (as sim/install.py leaves it: nothing on trial)."""
+    return json.dumps({"slot": slot, "prev": prev, "version": version, "prev_version": None,
+                       "tries": None, "rolled": None})
+
+
+class Board:
+    """The mpremote side of one port: run device snippets, copy files, soft-reboot."""
+
+    def __init__(self, port, timeout=300.0):
+        self.port = port
+        self.timeout = timeout
+
+    def run(self, *commands, on_line=None, timeout=None):
+        """Output lines of one mpremote invocation; InstallError if it fails."""
+        argv = mpremote_argv(self.port, *commands)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                errors="replace")
+        lines = []
+        deadline = time.monotonic() + (timeout or self.timeout)
+        try:
+            for line in proc.stdout:  # mpremote prints a line before each copy: progress
+                lines.append(line.rstrip("\r\n"))
+                if on_line:
+                    on_line(lines[-1])
+                if time.monotonic() > deadline:
+                    raise InstallError("mpremote took longer than %d s on %s" % (timeout or self.timeout, self.port))
+            code = proc.wait(max(1.0, deadline - time.monotonic()))
+        except (InstallError, subprocess.TimeoutExpired):
+            proc.kill()
+            proc.wait()
+            raise InstallError("mpremote did not finish on %s in time" % self.port) from None
+        if code != 0:
+            tail = "; ".join(x for x in lines[-3:] if x.strip()) or "exit status %d" % code
+            raise InstallError("mpremote failed on %s: %s" % (self.port, tail))
+        return lines
+
+    @staticmethod
+    def marked(lines):
+        """The words after MARK of each marked line."""
+        return [line.split(" ", 1)[1].split(" ") for line in lines if line.startswith(MARK + " ")]
+
+    def probe(self, wait=30.0):
+        """{"pointer", "free", "mpy"} once MicroPython's REPL answers (retried until `wait` is over)."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                lines = self.run(("exec", PROBE), timeout=20)
+                for line in lines:
+                    if line.startswith(MARK + " "):
+                        return json.loads(line.split(" ", 1)[1])
+                raise InstallError("the board answered, but not as MicroPython does: %s" % "; ".join(lines[-3:]))
+            except InstallError:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(1.0)
+
+    def soft_reboot(self):
+        """Leave the raw REPL and press Ctrl-D at the prompt: boot.py, then the slot's main.py."""
+        import serial
+
+        with serial.serial_for_url(self.port, baudrate=115200, timeout=0.5, write_timeout=5) as port:
+            port.write(b"\r\x03\x02")  # a fresh line at the friendly prompt
+            port.flush()
+            time.sleep(0.3)
+            port.reset_input_buffer()
+            port.write(b"\x04")
+            port.flush()
+            time.sleep(0.3)
+
+
+def install_commands(slot, files, root_files, dirs):
+    """The mpremote commands that put the files on the board (before the check and the pointer).
+
+    files: [(device path in the slot, local file)]; root_files: [(device path, local file)]."""
+    commands = [("exec", MKDIRS % (dirs,))]
+    # -f: no hash check per file by mpremote (three round trips each); the check before and
+    # after the copy (VERIFY) hashes them all in one go and picks what needs copying
+    for rel, local in files:
+        commands.append(("fs", "cp", "-f", str(local), ":app/%s/%s" % (slot, rel)))
+    for rel, local in root_files:  # boot.py last: until it is there the board boots as before
+        commands.append(("fs", "cp", "-f", str(local), ":" + rel))
+    return commands
+
+
+def slot_dirs(slot, paths):
+    """Every folder the slot's files need, parents first."""
+    dirs = ["app", "app/" + slot]
+    for path in paths:
+        parts = path.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            d = "app/%s/%s" % (slot, "/".join(parts[:i]))
+            if d not in dirs:
+                dirs.append(d)
+    return dirs
+
+
+def verify_command(slot, wanted, root_names):
+    return ("exec", VERIFY % (sorted(wanted), MARK, MARK, "app/" + slot, "app/" + slot, list(root_names), MARK))
+
+
+def pointer_command(text):
+    return ("exec", POINTER % (text, MARK))
+
+
+def differences(lines, expected_slot, expected_root):
+    """([slot paths], [root paths]) whose hash on the board is not the expected {path: hex}, and
+    the paths VERIFY removed."""
+    seen = {"slot": {}, "root": {}}
+    removed = []
+    for words in Board.marked(lines):
+        if words[0] in seen:
+            seen[words[0]][words[1]] = words[2]
+        elif words[0] == "removed":
+            removed.append(words[1])
+    return ([p for p, digest in sorted(expected_slot.items()) if seen["slot"].get(p) != digest],
+            [p for p, digest in sorted(expected_root.items()) if seen["root"].get(p) != digest], removed)
+
+
+def check_hashes(lines, expected_slot, expected_root):
+    """After the copy: every file as expected, else InstallError; returns the paths removed."""
+    slot, root, removed = differences(lines, expected_slot, expected_root)
+    bad = ["%s differs or is missing" % p for p in slot + root]
+    if bad:
+        raise InstallError("the files on the board do not match: %s%s (run tafel flash again)"
+                           % (", ".join(bad[:5]), " ..." if len(bad) > 5 else ""))
+    return removed
