@@ -14,9 +14,10 @@
 #   - code runs in this process with the flash's file system mounted at
 #     /flash and as the current folder, so mpremote ls/cat/cp see the files
 #     the device holds (the simulator keeps only data/ on its flash);
-#   - Ctrl-D at the friendly prompt is the soft reboot that runs the firmware
-#     again; in raw mode it only resets the REPL (MicroPython does not run
-#     main.py after a soft reboot in the raw REPL).
+#   - Ctrl-D at the friendly prompt is the soft reboot that runs boot.py and
+#     the firmware again (run.py: the slot /app/current names, if any); in raw
+#     mode it only resets the REPL (MicroPython does not run main.py after a
+#     soft reboot in the raw REPL).
 import io
 import os
 import sys
@@ -91,13 +92,18 @@ class Repl:
         self.output.write(text)
 
     def step(self, now):
-        n = self.usb.port.readinto(self.buf)
-        data = self.pending + self.buf[:n]
-        self.pending = bytearray()
-        for i in range(len(data)):
-            if self.device.runner is not self:
-                return  # rebooted
-            self._byte(data[i])
+        # Everything waiting, as the device's REPL (C code) empties the UART's ring
+        # faster than the line fills it: mpremote's raw-mode writes would overflow it.
+        while True:
+            n = self.usb.port.readinto(self.buf)
+            data = self.pending + self.buf[:n]
+            self.pending = bytearray()
+            if not data:
+                return
+            for i in range(len(data)):
+                if self.device.runner is not self:
+                    return  # rebooted
+                self._byte(data[i])
 
     def _byte(self, c):
         if self.raw:
@@ -181,6 +187,9 @@ class Repl:
         device.runner = self.runner
         self.usb.repl = None
         device._boot(0, device.app.log)
+        # boot.py runs again: run.py loads the slot the pointer names now (a first install by
+        # mpremote wrote one); without a pointer the same firmware comes back
+        device.restart_pending = True
 
     def _mount(self):
         vol = getattr(self.device.app.store.disk, "vol", None)
