@@ -43,31 +43,16 @@ _BY = 46316835694926478169428394003475163141307993866256225615783033603165251855
 _B = (_BX, _BY, 1, (_BX * _BY) % _P)
 
 
-def _add(p1, p2):
-    # Unified addition in extended coordinates (RFC 8032 5.1.4, add-2008-hwcd-3).
-    P = _P
-    x1, y1, z1, t1 = p1
-    x2, y2, z2, t2 = p2
-    a = (y1 - x1) * (y2 - x2) % P
-    b = (y1 + x1) * (y2 + x2) % P
-    c = t1 * _D2 % P * t2 % P
-    d = 2 * z1 * z2 % P
-    e = b - a
-    f = d - c
-    g = d + c
-    h = b + a
-    return (e * f % P, g * h % P, f * g % P, e * h % P)
-
-
 def _cached(p1):
-    # A point in the form additions read it in: (Y+X, Y-X, 2d*T, 2Z); a table
+    # A point in the form _add_cached reads it in: (Y+X, Y-X, 2d*T, 2Z); a table
     # entry is converted once instead of redoing this in every addition.
     x1, y1, z1, t1 = p1
     return ((y1 + x1) % _P, (y1 - x1) % _P, t1 * _D2 % _P, 2 * z1 % _P)
 
 
 def _add_cached(p1, c2):
-    # _add(p1, p2) with p2 given as _cached(p2): 8 products instead of 10.
+    # p1 + p2 with p2 given as _cached(p2): unified addition in extended coordinates (RFC 8032
+    # 5.1.4, add-2008-hwcd-3), 8 products where the plain formula takes 10.
     P = _P
     x1, y1, z1, t1 = p1
     ypx2, ymx2, t2d2, z22 = c2
@@ -137,7 +122,7 @@ def _double_scalar_mult(s, h, q):
     # top bit down, a doubling per bit and, where a bit of either is set, an addition of B, q
     # or B+q (Shamir's trick). Three points in the cached form: a few hundred bytes of table.
     b = _cached(_B)
-    bq = _cached(_add(_B, q))
+    bq = _cached(_add_cached(_B, _cached(q)))  # B + q: one addition formula in the module, not two
     q = _cached(q)
     acc = (0, 1, 1, 0)  # the neutral element; the leading doublings of it cost little
     for i in range(252, -1, -1):
