@@ -137,6 +137,8 @@ def serve(device, inp, out, dev=None, vol=None):
     from sim import simwdt
 
     while True:
+        if device.restart_pending and vol is None:  # blank at power-up: formatted by the store since
+            vol = getattr(device.app.store.disk, "vol", None)
         if device.restart_pending and vol is not None:
             device = reboot(device, dev, vol)
         line = inp.readline()
