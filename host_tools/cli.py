@@ -6,6 +6,7 @@ from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
 from . import __version__, bundle_cli, hardware, history_cli, keys, link_cli, sim, update_client
+from . import flash as flash_cli
 
 
 def _parse_values(pairs):
@@ -57,6 +58,7 @@ def build_parser():
     keys.add_parser(commands)
     bundle_cli.add_parser(commands)
     update_client.add_parser(commands)
+    flash_cli.add_parser(commands)
     return parser
 
 
