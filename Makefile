@@ -6,7 +6,7 @@ VPY    := $(VENV)/bin/python
 MPY     = $(or $(wildcard $(VENV)/bin/micropython),$(shell command -v micropython),$(VENV)/bin/micropython)
 STAMP  := $(VENV)/.installed
 
-.PHONY: test sim bench clean screenshots hardware enclosure
+.PHONY: test sim bench clean screenshots hardware enclosure deploy
 
 # The venv is made on first use and re-installed whenever pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -33,6 +33,14 @@ test: $(STAMP)
 # The firmware in the simulator, interactive in this terminal (tafel sim --help for headless runs).
 sim: $(STAMP)
 	$(VENV)/bin/tafel sim
+
+# First install on a board (docs/flashing.md): make deploy FIRMWARE=ESP32_GENERIC-....bin [PORT=/dev/ttyUSB0]
+# [BUNDLE=tafel.bundle] [BOARD=name] [ERASE=1], or SKIP_ESPTOOL=1 in place of FIRMWARE when MicroPython is
+# on the board; without BUNDLE tafel flash builds one from this checkout with the signing key.
+deploy: $(STAMP)
+	$(VENV)/bin/tafel flash $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) \
+		$(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(SKIP_ESPTOOL),--skip-esptool) \
+		$(if $(BUNDLE),--bundle $(BUNDLE)) $(if $(ERASE),--erase)
 
 # The README's screenshots, from the key script docs/screens.txt on a fresh flash image:
 # docs/screens on the default board (OLED, 4x), docs/screens-colour on the colour board (LCD, 2x).
