@@ -26,8 +26,8 @@ from pathlib import Path
 
 from . import keys, ports
 from .bundle_build import BundleProblem, build, describe, device_update
-from .flash_install import (Board, InstallError, check_hashes, differences, install_commands, mpremote_argv,
-                            parse_pointer, pointer_command, pointer_text, slot_dirs, verify_command)
+from .flash_install import (Board, FileBar, InstallError, answer, check_hashes, differences, install_commands,
+                            mpremote_argv, parse_pointer, pointer_command, pointer_text, slot_dirs, verify_command)
 from .sim import DEFAULT_BOARD, SetupError, find_board, repo_root
 
 OK, FAILED, BAD_INPUT, NO_DEVICE = 0, 1, 2, 3
@@ -41,7 +41,6 @@ CHIPS = {
 }
 FLASH_BAUD = 460800  # esptool's writing rate; the bridges on these boards all manage it
 ROOT_FILES = ("bootsel.py", "boot.py")  # from firmware/ of this checkout, at the flash's root
-ANSWER_TIMEOUT = 30.0  # for the app to come up after the reboot and answer the handshake
 
 
 def add_parser(commands):
@@ -273,7 +272,7 @@ def _install(args, port, m, files, root_files):
     copy = [(p, local) for p, local in files if p in todo_slot]
     commands = install_commands(slot, copy, [(p, local) for p, local in root_files if p in todo_root],
                                 slot_dirs(slot, [p for p, _ in copy]))
-    with _FileBar(len(commands) - 1, "installing %s into /app/%s" % (m.version, slot)) as bar:
+    with FileBar(len(commands) - 1, "installing %s into /app/%s" % (m.version, slot)) as bar:
         board.run(*commands, on_line=bar.line)
     removed += check_hashes(board.run(check), want_slot, want_root)
     text = pointer_text(slot, m.version, prev)
@@ -283,58 +282,9 @@ def _install(args, port, m, files, root_files):
           "(%.1f s)" % (m.version, len(files), slot, len(root_files), len(commands) - 1,
                         ", %d left-over files removed" % len(removed) if removed else "", time.monotonic() - started))
     board.soft_reboot()
-    answered = _answer(port, m.version)
+    answered = answer(port, m.version)
     if answered != m.version:
         raise InstallError("installed, but after the reboot %s (see docs/flashing.md, 'If it goes wrong')"
                            % ("the app answers version %s" % answered if answered else "no Tafel app answered"))
     print("the board restarted and runs Tafel %s" % m.version)
     return OK
-
-
-def _answer(port, version, timeout=ANSWER_TIMEOUT):
-    """The version the app says in the link handshake after the reboot (None if it does not answer)."""
-    from .link_client import Link, LinkError
-
-    deadline, seen = time.monotonic() + timeout, None
-    while time.monotonic() < deadline:
-        try:
-            link = Link.open(port)
-        except (LinkError, OSError):
-            time.sleep(0.5)
-            continue
-        seen = link.hello.get("fw")
-        try:
-            link.bye()
-        except LinkError:
-            pass
-        link.close()
-        if seen == version:
-            break
-        time.sleep(0.5)
-    return seen
-
-
-class _FileBar:
-    """A rich bar counting the files mpremote copies (its 'cp' lines), on standard error if it is a terminal."""
-
-    def __init__(self, total, label):
-        self.total, self.label, self.bar = total, label, None
-
-    def __enter__(self):
-        if sys.stderr.isatty():
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=Console(stderr=True))
-            self.bar.start()
-            self.task = self.bar.add_task(self.label, total=self.total)
-        return self
-
-    def line(self, text):
-        if self.bar is not None and text.startswith("cp "):
-            self.bar.advance(self.task)
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.stop()

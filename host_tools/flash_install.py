@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 
+ANSWER_TIMEOUT = 30.0  # for the app to come up after the reboot and answer the handshake
 MARK = "TAFELFLASH"  # lines the device-side snippets print for the laptop to read
 ROOT = "import os, sys\nos.chdir('/flash' if sys.platform in ('linux', 'darwin') else '/')\n"
 
@@ -230,3 +231,52 @@ def check_hashes(lines, expected_slot, expected_root):
         raise InstallError("the files on the board do not match: %s%s (run tafel flash again)"
                            % (", ".join(bad[:5]), " ..." if len(bad) > 5 else ""))
     return removed
+
+
+def answer(port, version, timeout=ANSWER_TIMEOUT):
+    """The version the app says in the link handshake after the reboot (None if it does not answer)."""
+    from .link_client import Link, LinkError
+
+    deadline, seen = time.monotonic() + timeout, None
+    while time.monotonic() < deadline:
+        try:
+            link = Link.open(port)
+        except (LinkError, OSError):
+            time.sleep(0.5)
+            continue
+        seen = link.hello.get("fw")
+        try:
+            link.bye()
+        except LinkError:
+            pass
+        link.close()
+        if seen == version:
+            break
+        time.sleep(0.5)
+    return seen
+
+
+class FileBar:
+    """A rich bar counting the files mpremote copies (its 'cp' lines), on standard error if it is a terminal."""
+
+    def __init__(self, total, label):
+        self.total, self.label, self.bar = total, label, None
+
+    def __enter__(self):
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), console=Console(stderr=True))
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=self.total)
+        return self
+
+    def line(self, text):
+        if self.bar is not None and text.startswith("cp "):
+            self.bar.advance(self.task)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()

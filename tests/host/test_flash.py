@@ -26,7 +26,8 @@ pytestmark = [
 ]
 
 VERSION = "7.7.7"  # not the checkout's: the handshake tells the installed app from the flat one
-GAME = "1 D D\n# # 2 6 6 wait:1200 6 6 2 #\n# # 2 2 3 3 6 6 #\n# # 2 2 2 5 5 5 3 3 6 6 6 #\nD #\nA D 3 6 D 5 0 B 3 # #\n"
+GAME = ("1 D D\n# # 2 6 6 wait:1200 6 6 2 #\n# # 2 2 3 3 6 6 #\n# # 2 2 2 5 5 5 3 3 6 6 6 #\n"
+        "D #\nA D 3 6 D 5 0 B 3 # #\n")  # Anna, Ben, Cleo; the worked example's round saved
 BOARD = ROOT / "hardware" / "boards" / "esp32-devkitc-ssd1306.json"
 
 # Every file in a simulator flash image with its SHA-256, read on the unix port (the image is LittleFS).
