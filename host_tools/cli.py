@@ -5,7 +5,7 @@ import sys
 from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
-from . import __version__, bundle_cli, hardware, history_cli, keys, link_cli, sim, update_client
+from . import __version__, bundle_cli, hardware, history_cli, keys, link_cli, serve_update, sim, update_client
 from . import flash as flash_cli
 
 
@@ -58,6 +58,7 @@ def build_parser():
     keys.add_parser(commands)
     bundle_cli.add_parser(commands)
     update_client.add_parser(commands)
+    serve_update.add_parser(commands)
     flash_cli.add_parser(commands)
     return parser
 
