@@ -20,10 +20,10 @@
 # keys). Nothing here writes anything but the `out` streams it is handed: the
 # caller stages, and switches only after everything passed.
 #
-# Memory (docs/updates.md, "Memory"; peak heap: bench/update_crypto.py): the
+# Memory (docs/updates.md, "Memory"; peak heap: bench/update_speed.py --heap): the
 # parsed manifest is kept compact (manifest.Files: about 60 bytes a file).
 # From a file or BytesIO the manifest is hashed first, the signature checked
-# (Ed25519 and SHA-512 imported for that and dropped after), then the manifest
+# (update/header.py: Ed25519 and SHA-512 imported for that and dropped after), then the manifest
 # read again a line at a time into the parser, never whole in RAM; from
 # another stream it is held whole until parsed. Every body streams through
 # one CHUNK-byte buffer. A compressed body is inflated straight from the
@@ -35,12 +35,10 @@
 # The same code runs on CPython (`tafel bundle show` verifies with it): there
 # the inflating is done by zlib (update/inflate_zlib.py, which a device never
 # imports) instead of MicroPython's deflate module.
-import gc
 import hashlib
 import io
-import sys
-from binascii import hexlify
 
+from update import header
 from update import manifest as fmt
 from update.errors import UpdateError
 
@@ -51,7 +49,7 @@ except ImportError:  # CPython: update/inflate_zlib.py inflates with zlib instea
 
 CHUNK = 512  # bytes per read and hash step
 INLINE = 4096  # from a stream that is no file: a compressed body up to this size is inflated from RAM
-_NATIVE = ("FileIO", "BytesIO")  # stream types the inflater reads in C (files of every VFS, io.BytesIO)
+_NATIVE = header._NATIVE  # stream types the inflater reads in C (files of every VFS, io.BytesIO)
 RUNNING_MPY = fmt.running_mpy()  # this interpreter's .mpy version; None on CPython
 
 
@@ -61,30 +59,19 @@ def read_manifest(stream, trusted_keys, max_bytes=None):
     trusted_keys: 32-byte Ed25519 public keys (update/trusted.py). max_bytes:
     refuse a bundle longer than this (free flash, say). Afterwards the stream
     is at the first file's body (manifest.body_start)."""
-    header = _read_exact(stream, fmt.HEADER_SIZE, "header")
-    length, kid = fmt.unpack_header(header)
-    key = None
-    for candidate in trusted_keys:
-        if fmt.key_id(candidate) == kid:
-            key = candidate
-            break
-    if key is None:
-        raise UpdateError("foreign_key", hexlify(kid).decode())
-    raw = None
-    start = stream.tell() if type(stream).__name__ in _NATIVE else None
-    if start is None:  # a stream that cannot go back: the manifest is held from here on
-        raw = _read_exact(stream, length, "manifest")
-        digest = hashlib.sha256(raw).digest()
-    else:  # a file or BytesIO: hashed now, read again once the signature holds
-        digest = _hash_exact(stream, length, "manifest")
-    signature = _read_exact(stream, fmt.SIGNATURE_SIZE, "signature")
-    if not _signature_holds(key, signature, fmt.signed_message(header, digest)):
-        raise UpdateError("bad_signature")
+    return parse_checked(stream, header.check(stream, trusted_keys), max_bytes)
+
+
+def parse_checked(stream, checked, max_bytes=None):
+    """read_manifest's second half: the Manifest, from a stream just past the signature that
+    header.check(stream, ...) returned `checked` for. Left at the first body, as read_manifest."""
+    length, kid, digest, raw = checked
     body_start = fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE
-    if raw is None:
-        stream.seek(start)
+    if raw is None:  # a file or BytesIO: the manifest read again, a line at a time
+        end = stream.tell()
+        stream.seek(end - fmt.SIGNATURE_SIZE - length)
         manifest = _parse_again(stream, length, digest, kid, body_start)
-        stream.seek(start + length + fmt.SIGNATURE_SIZE)
+        stream.seek(end)
     else:
         manifest = fmt.parse(raw, kid, body_start)
         raw = None
@@ -194,54 +181,13 @@ def stream_matches(f, entry, buf=None):
 # ---- inside ------------------------------------------------------------------
 
 
-def _signature_holds(key, signature, message):
-    # Ed25519 and SHA-512 in Python take about 8 KB of heap as modules (64-bit
-    # unix port) and are needed for this one check: on MicroPython they are
-    # imported for it and dropped again, so the files are checked with that much
-    # more room; a collection right after lets what follows fill the gaps they
-    # leave (the allocator takes the lowest free blocks first).
-    from update import ed25519
-
-    try:
-        return ed25519.verify(key, signature, message)
-    finally:
-        if sys.implementation.name == "micropython":
-            package = sys.modules.get("update")
-            for name in ("ed25519", "sha512"):
-                if sys.modules.pop("update." + name, None) is not None and package is not None:
-                    try:
-                        delattr(package, name)
-                    except AttributeError:
-                        pass
-            ed25519 = None
-            gc.collect()
-
-
-def _read_exact(stream, n, part):
-    # n bytes, asking again where a stream hands out less before its end (a pipe, a socket).
-    data = stream.read(n) or b""
-    if len(data) == n:
-        return data
-    pieces = [data]
-    got = len(data)
-    while got < n:
-        more = stream.read(n - got)
-        if not more:
-            if part == "header":
-                return b"".join(pieces)  # unpack_header tells a short header from another file
-            raise UpdateError("truncated", part)
-        pieces.append(more)
-        got += len(more)
-    return b"".join(pieces)
-
-
 def _parse_again(stream, length, digest, kid, body_start):
     # The manifest read again a line at a time into the parser (never whole in RAM), and
     # checked against the digest the signature covers before it is used.
     hasher = hashlib.sha256()
     lines = _lines(stream, length, hasher)
     try:
-        manifest = fmt.parse_lines(lines, kid, body_start)
+        manifest = fmt.parse_lines(lines, kid, body_start, None, length)
     except UpdateError as err:
         if err.key != "bad_manifest":
             raise
@@ -264,20 +210,6 @@ def _lines(stream, length, hasher):
         hasher.update(line)
         length -= len(line)
         yield line
-
-
-def _hash_exact(stream, n, part):
-    # SHA-256 of the next n bytes, read a CHUNK at a time.
-    hasher = hashlib.sha256()
-    buf = bytearray(CHUNK)
-    view = memoryview(buf)
-    while n:
-        got = stream.readinto(view[:CHUNK] if n >= CHUNK else view[:n])
-        if not got:
-            raise UpdateError("truncated", part)
-        hasher.update(view[:got])
-        n -= got
-    return hasher.digest()
 
 
 def _copy_raw(stream, entry, hasher, out, buf):
@@ -324,7 +256,7 @@ def _inflate_mpy(stream, entry, window, hasher, out, buf):
         source = stream  # a file or BytesIO: read in C, in place, no copy of the body
         start = stream.tell()
     elif entry.stored <= INLINE:
-        source = io.BytesIO(_read_exact(stream, entry.stored, entry.path))  # bytes: no copy
+        source = io.BytesIO(header.read_exact(stream, entry.stored, entry.path))  # bytes: no copy
     else:
         source = _Bounded(stream, entry.stored, entry.path)  # a Python call per byte: slow, small
     size = 0

@@ -4,7 +4,7 @@
 # it costs the device no heap.
 import zlib
 
-from update.bundle import _read_exact
+from update.header import read_exact as _read_exact
 from update.errors import UpdateError
 
 

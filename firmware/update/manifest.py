@@ -3,7 +3,9 @@
 # and writes what parse() reads: encode_manifest, pack_header, pack). The
 # writer lives on the laptop only: every function here costs the device heap
 # once imported (bench/update_crypto.py). docs/updates.md describes the format
-# for people. Runs unchanged on MicroPython and CPython.
+# for people. Runs unchanged on MicroPython and CPython. The header's constants and
+# functions live in update/header.py (the signature check needs them without this
+# file in the heap) and are this module's names too.
 #
 # A bundle is one file:
 #   header     20 bytes: MAGIC (8), format (1), flags (1, zero), manifest
@@ -30,25 +32,19 @@
 # STORED is the number of bytes the body takes in the bundle. PATH is relative
 # to the application's root ("/" on a fresh device): segments of letters,
 # digits, "_", "-" and ".", separated by "/", at most MAX_PATH characters.
-import hashlib
-import struct
 import sys
 from array import array
 from binascii import unhexlify
 
 from update.errors import UpdateError
+from update.header import (HEADER_FORMAT, HEADER_SIZE, FORMAT, KEY_ID_SIZE, MAGIC, MAX_MANIFEST,  # noqa: F401
+                           SIGNATURE_SIZE, key_id, signed_message, unpack_header)
 
 try:
     from collections import namedtuple
 except ImportError:  # a MicroPython build without collections
     from ucollections import namedtuple
 
-MAGIC = b"TAFELUPD"
-FORMAT = 1
-HEADER_SIZE = 20
-SIGNATURE_SIZE = 64
-KEY_ID_SIZE = 8
-MAX_MANIFEST = 16384  # bytes: about 150 files
 MAX_FILES = 200
 MAX_PATH = 64
 MAX_FILE_SIZE = 262144  # bytes, one file as written on the device
@@ -57,44 +53,11 @@ MAX_WINDOW = 12  # the largest window a device inflates (4 KB)
 RAW = "raw"
 DEFLATE = "deflate"
 
-HEADER_FORMAT = ">8sBBH8s"  # struct: magic, format, flags, manifest length, key id
 _HEX = b"0123456789abcdef"
 _PATH_CHARS = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
 
 # One file of the bundle. offset: where its body starts in the bundle file.
 FileEntry = namedtuple("FileEntry", ("path", "size", "sha256", "encoding", "stored", "offset"))
-
-
-def key_id(public_key):
-    """The 8 bytes that name a public key in a bundle header."""
-    return hashlib.sha256(bytes(public_key)).digest()[:KEY_ID_SIZE]
-
-
-def unpack_header(header):
-    """(manifest length, key id) from the 20 header bytes; UpdateError if they are no header we read."""
-    if len(header) < HEADER_SIZE:
-        if bytes(header[:len(MAGIC)]) != MAGIC[:len(header)]:
-            raise UpdateError("not_bundle")
-        raise UpdateError("truncated", "header")
-    magic, fmt, flags, length, kid = struct.unpack(HEADER_FORMAT, header)
-    if magic != MAGIC:
-        raise UpdateError("not_bundle")
-    if fmt != FORMAT or flags != 0:
-        raise UpdateError("format", fmt)
-    if length > MAX_MANIFEST:
-        raise UpdateError("too_large", (length, MAX_MANIFEST))
-    if length == 0:
-        raise UpdateError("bad_manifest", 0)
-    return length, kid
-
-
-def signed_message(header, manifest_sha256):
-    """What the Ed25519 signature signs: the header and the manifest's SHA-256 (52 bytes).
-
-    Signing the digest rather than the manifest keeps the device's SHA-512 (in
-    Python) to two blocks whatever the manifest's size; SHA-256 runs in C, and
-    the manifest need not be in RAM while the signature is checked."""
-    return bytes(header[:HEADER_SIZE]) + bytes(manifest_sha256)
 
 
 # ---- versions ---------------------------------------------------------------
@@ -176,13 +139,14 @@ class Files:
     when asked for. (A tuple and two strings per file would take about twice
     the room, the manifest's text a third more, and in one block.)"""
 
-    def __init__(self, body_start, count=0):
+    def __init__(self, body_start, count=0, room=0):
         self.end = body_start  # where the next body starts
         self.size = 0  # the files' bytes once written
         self._n = 0  # entries added
         # Sized once for the count the manifest announces: arrays that grow by doubling would
         # need the old and the new copy at once, in the verify's tightest moment.
-        self._paths = bytearray()
+        self._paths = bytearray(room)  # room: the paths' bytes at most (a bytearray that grows leaves copies)
+        self._used = 0  # of _paths
         self._path_ends = array("H", range(count))
         self._shas = bytearray(32 * count)
         self._sizes = array("I", range(count))
@@ -209,8 +173,12 @@ class Files:
         i = self._n
         if i == len(self._sizes):
             raise ValueError  # more entries than announced
-        self._paths.extend(path)
-        self._path_ends[i] = len(self._paths)
+        start = self._used
+        self._used = end = start + len(path)
+        if end > len(self._paths):
+            self._paths.extend(bytes(end - len(self._paths)))  # more than the room given
+        self._paths[start:end] = path
+        self._path_ends[i] = end
         self._shas[i * 32:i * 32 + 32] = unhexlify(hex_sha)
         self._sizes[i] = size
         self._stored[i] = stored
@@ -258,10 +226,11 @@ def _split(raw):
         position = end + 1
 
 
-def parse_lines(lines, kid, body_start, raw=None):
+def parse_lines(lines, kid, body_start, raw=None, size=None):
     """parse() for the manifest's lines (each with its "\n") from an iterator, used up here.
 
-    For a device that reads the manifest from flash a line at a time."""
+    For a device that reads the manifest from flash a line at a time. size: the
+    manifest's length in bytes, if known, to size the paths' buffer once."""
     values = []
     number = 0
     try:
@@ -285,7 +254,11 @@ def parse_lines(lines, kid, body_start, raw=None):
         count = values[5]
         if count > MAX_FILES:
             raise ValueError
-        files = Files(body_start, count)
+        # Every file line takes 79 bytes besides its path ("file", the SHA-256, two numbers, the
+        # encoding, spaces, newline): what is left of the manifest bounds the paths' bytes.
+        if size is None:
+            size = len(raw) if raw is not None else 0
+        files = Files(body_start, count, max(0, size - 79 * count))
         previous = b""
         for number in range(6, 6 + count):
             line = next(lines)

@@ -20,7 +20,10 @@
 # in finish(), never sent. Nothing here touches /data, and nothing switches
 # before finish() has checked the signature again and every file's hash.
 # All flash writes go through store.fsys.Disk (the storage code's door).
-import gc
+# Heap (bench/update_speed.py --heap): the bundle reader and the manifest format
+# are imported when needed (_bundle()) and dropped while the signature is
+# checked, so Ed25519 and SHA-512 have the heap with only this module and
+# update/header.py beside them.
 import hashlib
 
 import bootsel
@@ -28,13 +31,14 @@ from store.fsys import Disk
 from store.space import NEW_GAME, RUNNING
 from tafel.version import VERSION
 
-from update import bundle
+from update import header
 from update.errors import UpdateError
 
 STAGE = "app/stage"
 ID_FILE = STAGE + "/id"
 HEAD = STAGE + "/head"
 MAX_HEAD = 20 + 16384 + 64  # header, MAX_MANIFEST, signature
+RUNNING_MPY = -1  # Stager's mpy: this interpreter's (bundle.RUNNING_MPY), looked up when needed
 
 # What status() says of the transfer.
 NONE = 0  # nothing staged (or another bundle: begin() again)
@@ -44,9 +48,10 @@ READY = 2  # the head is whole and verified: files are wanted
 
 class Stager:
     def __init__(self, vol, trusted_keys, running_version=VERSION, boot_version=bootsel.BOOT_VERSION,
-                 mpy=bundle.RUNNING_MPY):
+                 mpy=RUNNING_MPY):
         """vol: None on the device (the flash at /), else the VfsLfs2 object
-        (the simulator, tests); trusted_keys: update/trusted.py's."""
+        (the simulator, tests); trusted_keys: update/trusted.py's; mpy: the .mpy
+        version bundles must carry (None: any)."""
         self.disk = Disk(vol, "")
         fs = vol
         self.trusted = trusted_keys
@@ -58,7 +63,7 @@ class Stager:
         self.current = st["slot"] if st is not None else ""  # "" = flat at /
         self.target = "b" if self.current == "a" else "a"
         self.manifest = None
-        self.buf = bytearray(bundle.CHUNK)
+        self.buf = bytearray(512)  # bundle.CHUNK
         self._id = None
         self._head_len = 0
         self._load_id()
@@ -85,21 +90,32 @@ class Stager:
 
     def begin(self, bundle_id, head_len):
         """Start staging the bundle named bundle_id (8 bytes), or resume it; status() after."""
-        if not 20 < head_len <= MAX_HEAD or len(bundle_id) != 8:
+        if len(bundle_id) != 8:
+            raise UpdateError("bad_manifest", 0)
+        self._may_begin(head_len)
+        if self._id != bytes(bundle_id) or self._head_len != head_len:
+            self._fresh_stage()
+            self._name(bundle_id, head_len)
+        self.manifest = None
+        if self.disk.size(HEAD) == head_len:
+            self._open_head()
+
+    def _may_begin(self, head_len):
+        if not 20 < head_len <= MAX_HEAD:
             raise UpdateError("bad_manifest", 0)
         st = bootsel.read(self.fs)
         if st is not None and st.get("tries") is not None:
             raise UpdateError("on_trial", st.get("version"))  # confirm (or roll back) the last one first
-        if self._id != bytes(bundle_id) or self._head_len != head_len:
-            self._clear_stage()
-            self.disk.mkdir("app")
-            self.disk.mkdir(STAGE)
-            self.disk.write_new(ID_FILE, bytes(bundle_id) + str(head_len).encode())
-            self._id = bytes(bundle_id)
-            self._head_len = head_len
-        self.manifest = None
-        if self.disk.size(HEAD) == head_len:
-            self._open_head()
+
+    def _fresh_stage(self):
+        self._clear_stage()
+        self.disk.mkdir("app")
+        self.disk.mkdir(STAGE)
+
+    def _name(self, bundle_id, head_len):
+        self.disk.write_new(ID_FILE, bytes(bundle_id) + str(head_len).encode())
+        self._id = bytes(bundle_id)
+        self._head_len = head_len
 
     def status(self):
         """(state, head bytes there, [(file index, body bytes there)] of the files still wanted)."""
@@ -161,17 +177,20 @@ class Stager:
         # The whole head is there: check it as the device's bundle reader does. A manifest held
         # from before goes first: the check needs its heap (two would not fit beside the crypto).
         self.manifest = None
-        gc.collect()
+        header.forget(("bundle", "manifest"))
         f = self.disk.open(HEAD, "rb")
         try:
-            m = bundle.read_manifest(f, self.trusted)
+            checked = header.check(f, self.trusted)
+            m = _bundle().parse_checked(f, checked)
         except UpdateError:
             f.close()
             self._clear_stage()
             raise
         f.close()
+        checked = None
         try:
-            bundle.check_install(m, self.running_version, self.boot_version, self.mpy)
+            mpy = _bundle().RUNNING_MPY if self.mpy == RUNNING_MPY else self.mpy
+            _bundle().check_install(m, self.running_version, self.boot_version, mpy)
             self._check_space(m)
         except UpdateError:
             self._clear_stage()
@@ -195,7 +214,7 @@ class Stager:
         src = self.disk.open(part, "rb")
         out = self.disk.open(path + ".new", "wb")
         try:
-            bundle.verify_file(src, entry, self.manifest.window, out, self.buf)
+            _bundle().verify_file(src, entry, self.manifest.window, out, self.buf)
         except UpdateError:
             out.close()
             src.close()
@@ -219,7 +238,7 @@ class Stager:
         if f is None:
             return False
         try:
-            return bundle.stream_matches(f, entry, self.buf)
+            return _bundle().stream_matches(f, entry, self.buf)
         finally:
             f.close()
 
@@ -293,26 +312,29 @@ class Stager:
         HTTP body): the head, then each body in order, kept where it is wanted and
         skipped where the device has that file already. Then finish() switches."""
         header = _read(stream, 20)
-        length = (header[10] << 8) | header[11] if len(header) == 20 else 0
-        head = bytearray(len(header) + length + 64)  # one buffer: the head is the largest piece
-        head[:len(header)] = header
-        view = memoryview(head)
-        got = len(header)
-        while got < len(head):
-            n = stream.readinto(view[got:])
-            if not n:
-                raise UpdateError("truncated", "manifest")
-            got += n
-        self.begin(hashlib.sha256(head).digest()[:8], len(head))
-        state, have, wanted = self.status()
-        last = len(head) - 1 if have < len(head) else len(head)
-        while have < last:  # all but the last byte, whose put checks the signature
-            have = self.put(0, have, view[have:min(have + step, last)])
-        tail = bytes(view[last:]) if have == last else None
-        view = head = None  # the check needs the heap, not the head's copy in RAM
-        gc.collect()
-        if tail is not None:
-            self.put(0, last, tail)
+        size = len(header) + 64 + ((header[10] << 8) | header[11] if len(header) == 20 else 0)
+        self._may_begin(size)
+        # The head goes to flash a step at a time as it is hashed (its SHA-256 names the bundle,
+        # as over USB), never whole in RAM; the id is written once it is known. A head staged
+        # before is written again (files already unpacked in the target slot stay).
+        self._fresh_stage()
+        hasher = hashlib.sha256(header)
+        f = self.disk.open(HEAD, "wb")
+        try:
+            f.write(header)
+            got = len(header)
+            while got < size:
+                data = _read(stream, min(step, size - got))
+                if not data:
+                    raise UpdateError("truncated", "manifest")
+                hasher.update(data)
+                f.write(data)
+                got += len(data)
+        finally:
+            f.close()
+        self._name(hasher.digest()[:8], size)
+        hasher = header = data = None
+        self._open_head()
         state, have, wanted = self.status()
         todo = dict(wanted)
         for i in range(len(self.manifest.files)):
@@ -332,6 +354,13 @@ class Stager:
     def abort(self):
         """Forget the bundle being staged (its files in the other slot stay until the next one)."""
         self._clear_stage()
+
+
+def _bundle():
+    # update/bundle.py, imported again if _open_head dropped it.
+    from update import bundle
+
+    return bundle
 
 
 def _read(stream, n):
