@@ -34,7 +34,8 @@ from .sim import repo_root
 
 SOURCE_FILES = ("main.py",)  # run by name: it stays .py on the device
 LEFT_OUT = ("sim",)  # folders of firmware/ that never go onto a device
-BOOT_FILES = ("boot.py", "bootsel.py")  # the flash's root, put there by a first install only: no bundle has them
+BOOT_FILES = ("bootsel.py", "boot.py")  # the flash's root, put there by a first install only (boot.py last: until
+# it is there nothing chooses a slot); no bundle has them
 VERSION_FILE = "lib/tafel/version.py"
 TRUST_FILE = "update/trusted.py"
 

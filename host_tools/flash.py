@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from . import keys, ports
-from .bundle_build import BundleProblem, build, describe, device_update
+from .bundle_build import BOOT_FILES, BundleProblem, build, describe, device_update
 from .flash_install import (Board, FileBar, InstallError, answer, check_hashes, differences, install_commands,
                             mpremote_argv, parse_pointer, pointer_command, pointer_text, slot_dirs, verify_command)
 from .sim import DEFAULT_BOARD, SetupError, find_board, repo_root
@@ -40,7 +40,6 @@ CHIPS = {
     "esp32c6": ("ESP32_GENERIC_C6", 0x0),
 }
 FLASH_BAUD = 460800  # esptool's writing rate; the bridges on these boards all manage it
-ROOT_FILES = ("bootsel.py", "boot.py")  # from firmware/ of this checkout, at the flash's root
 
 
 def add_parser(commands):
@@ -164,7 +163,7 @@ def run_flash(args):
             return BAD_INPUT
         print("bundle %s: version %s, %d files, signature and files checked" % (origin, m.version, len(m.files)))
         files = [(e.path, Path(tmp) / "slot" / e.path) for e in m.files]
-        root_files = [(name, root / "firmware" / name) for name in ROOT_FILES]
+        root_files = [(name, root / "firmware" / name) for name in BOOT_FILES]  # from this checkout
         root_files.insert(0, ("board.json", profile_path))
         if args.dry_run:
             return _dry_run(args, chip, m, files, root_files)
