@@ -204,7 +204,8 @@ def _parse_again(stream, length, digest, kid, body_start):
 def _lines(stream, length, hasher):
     # The next `length` bytes a line at a time, each hashed as it goes.
     while length:
-        line = stream.readline(min(length, 512))  # no line of a good manifest is that long
+        # readline(n) takes n bytes of heap at once: 256 (a file line is at most 157 bytes).
+        line = stream.readline(min(length, 256))
         if not line:
             raise UpdateError("truncated", "manifest")
         hasher.update(line)

@@ -148,7 +148,9 @@ class Files:
         self._paths = bytearray(room)  # room: the paths' bytes at most (a bytearray that grows leaves copies)
         self._used = 0  # of _paths
         self._path_ends = array("H", range(count))
-        self._shas = bytearray(32 * count)
+        # The digests in pieces of 8 (256 bytes): after the signature check the heap is in small
+        # gaps, and 2.4 KB in one block (76 files) may not be found where 4 KB are free.
+        self._shas = [bytearray(256) for _ in range((count + 7) >> 3)]
         self._sizes = array("I", range(count))
         self._stored = array("I", range(count))
         self._offsets = array("I", range(count))
@@ -179,7 +181,7 @@ class Files:
             self._paths.extend(bytes(end - len(self._paths)))  # more than the room given
         self._paths[start:end] = path
         self._path_ends[i] = end
-        self._shas[i * 32:i * 32 + 32] = unhexlify(hex_sha)
+        self._shas[i >> 3][(i & 7) << 5:((i & 7) + 1) << 5] = unhexlify(hex_sha)
         self._sizes[i] = size
         self._stored[i] = stored
         self._offsets[i] = self.end
@@ -199,7 +201,7 @@ class Files:
             raise IndexError("file index")
         start = self._path_ends[index - 1] if index else 0
         return FileEntry(bytes(self._paths[start:self._path_ends[index]]).decode(), self._sizes[index],
-                         bytes(self._shas[index * 32:index * 32 + 32]),
+                         bytes(self._shas[index >> 3][(index & 7) << 5:((index & 7) + 1) << 5]),
                          DEFLATE if self._deflated[index] else RAW, self._stored[index], self._offsets[index])
 
     def __iter__(self):
