@@ -21,11 +21,11 @@
 # caller stages, and switches only after everything passed.
 #
 # Memory (docs/updates.md, "Memory"; peak heap: bench/update_speed.py --heap): the
-# parsed manifest is kept compact (manifest.Files: about 60 bytes a file).
+# parsed manifest keeps 6 bytes a file (manifest.Files) and reads an entry again when asked.
 # From a file or BytesIO the manifest is hashed first, the signature checked
 # (update/header.py: Ed25519 and SHA-512 imported for that and dropped after), then the manifest
-# read again a line at a time into the parser, never whole in RAM; from
-# another stream it is held whole until parsed. Every body streams through
+# read again a line at a time into the parser, never whole in RAM, and its entries later from
+# the same stream (keep it open while the manifest is used); from another stream it is held whole. Every body streams through
 # one CHUNK-byte buffer. A compressed body is inflated straight from the
 # stream when that is a file or BytesIO (the inflater then reads it in C);
 # from any other stream it is read into RAM first if it is at most INLINE
@@ -183,11 +183,12 @@ def stream_matches(f, entry, buf=None):
 
 def _parse_again(stream, length, digest, kid, body_start):
     # The manifest read again a line at a time into the parser (never whole in RAM), and
-    # checked against the digest the signature covers before it is used.
+    # checked against the digest the signature covers before it is used; its entries are read
+    # from the stream again when asked for (manifest.Files).
     hasher = hashlib.sha256()
     lines = _lines(stream, length, hasher)
     try:
-        manifest = fmt.parse_lines(lines, kid, body_start, None, length)
+        manifest = fmt.parse_lines(lines, kid, body_start, stream, stream.tell())
     except UpdateError as err:
         if err.key != "bad_manifest":
             raise

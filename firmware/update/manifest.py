@@ -134,58 +134,28 @@ class Manifest:
 class Files:
     """The file entries of a manifest: len(), [i] and iteration give FileEntry tuples.
 
-    Kept compact, as a device's heap is small: the paths in one bytes object,
-    the digests in another, the numbers in arrays; an entry is put together
-    when asked for. (A tuple and two strings per file would take about twice
-    the room, the manifest's text a third more, and in one block.)"""
+    A device's heap is small, so only where each file line ends and where its body starts are
+    kept (6 bytes a file); an entry is parsed again from the manifest's text when asked for.
+    src holds that text from `base` on: the manifest's bytes, or a stream that seeks (a file,
+    BytesIO; left where it was after each look). The text was checked against the signed digest
+    when it was parsed; a stream must stay open and unchanged while the entries are used."""
 
-    def __init__(self, body_start, count=0, room=0):
+    def __init__(self, src, base, first, body_start, count):
+        self.src = src
+        self.base = base
+        self.first = first  # the first file line's offset in the manifest
         self.end = body_start  # where the next body starts
         self.size = 0  # the files' bytes once written
         self._n = 0  # entries added
-        # Sized once for the count the manifest announces: arrays that grow by doubling would
-        # need the old and the new copy at once, in the verify's tightest moment.
-        self._paths = bytearray(room)  # room: the paths' bytes at most (a bytearray that grows leaves copies)
-        self._used = 0  # of _paths
-        self._path_ends = array("H", range(count))
-        # The digests in pieces of 8 (256 bytes): after the signature check the heap is in small
-        # gaps, and 2.4 KB in one block (76 files) may not be found where 4 KB are free.
-        self._shas = [bytearray(256) for _ in range((count + 7) >> 3)]
-        self._sizes = array("I", range(count))
-        self._stored = array("I", range(count))
-        self._offsets = array("I", range(count))
-        self._deflated = bytearray(count)
+        self._ends = array("H", range(count))  # each file line's end in the manifest
+        self._offsets = array("I", range(count))  # each body's offset in the bundle
 
-    def _add(self, path, hex_sha, size, encoding, stored):
-        # One file line's fields as bytes (path checked by the caller); ValueError if malformed.
-        if len(hex_sha) != 64:
-            raise ValueError
-        for c in hex_sha:
-            if c not in _HEX:
-                raise ValueError
-        size = _number(_ascii(size))
-        stored = _number(_ascii(stored))
-        if size > MAX_FILE_SIZE:
-            raise ValueError
-        if encoding == b"raw":
-            if stored != size:
-                raise ValueError
-        elif encoding != b"deflate" or stored == 0 or stored > MAX_FILE_SIZE:
-            raise ValueError
+    def _add(self, end, size, stored):
         i = self._n
-        if i == len(self._sizes):
+        if i == len(self._ends):
             raise ValueError  # more entries than announced
-        start = self._used
-        self._used = end = start + len(path)
-        if end > len(self._paths):
-            self._paths.extend(bytes(end - len(self._paths)))  # more than the room given
-        self._paths[start:end] = path
-        self._path_ends[i] = end
-        self._shas[i >> 3][(i & 7) << 5:((i & 7) + 1) << 5] = unhexlify(hex_sha)
-        self._sizes[i] = size
-        self._stored[i] = stored
+        self._ends[i] = end
         self._offsets[i] = self.end
-        self._deflated[i] = 1 if encoding == b"deflate" else 0
         self._n = i + 1
         self.end += stored
         self.size += size
@@ -199,14 +169,52 @@ class Files:
             index += count
         if not 0 <= index < count:
             raise IndexError("file index")
-        start = self._path_ends[index - 1] if index else 0
-        return FileEntry(bytes(self._paths[start:self._path_ends[index]]).decode(), self._sizes[index],
-                         bytes(self._shas[index >> 3][(index & 7) << 5:((index & 7) + 1) << 5]),
-                         DEFLATE if self._deflated[index] else RAW, self._stored[index], self._offsets[index])
+        start = self._ends[index - 1] if index else self.first
+        start += self.base
+        n = self._ends[index] + self.base - start
+        src = self.src
+        if isinstance(src, bytes):
+            line = src[start:start + n]
+        else:
+            back = src.tell()
+            src.seek(start)
+            line = src.read(n)
+            src.seek(back)
+        try:
+            path, sha, size, encoding, stored = _file_line(line)
+        except ValueError:  # the text changed since it was checked
+            raise UpdateError("bad_manifest", 7 + index)
+        return FileEntry(path.decode(), size, unhexlify(sha), encoding, stored, self._offsets[index])
 
     def __iter__(self):
         for index in range(self._n):
             yield self[index]
+
+
+def _file_line(line):
+    # "file SHA256 SIZE ENC STORED PATH\n" -> (path, hex digest, size, RAW or DEFLATE, stored);
+    # ValueError if malformed.
+    parts = line[:-1].split(b" ")
+    if line[-1:] != b"\n" or len(parts) != 6 or parts[0] != b"file":
+        raise ValueError
+    _, sha, size, encoding, stored, path = parts
+    _check_path(path)
+    if len(sha) != 64:
+        raise ValueError
+    for c in sha:
+        if c not in _HEX:
+            raise ValueError
+    size = _number(_ascii(size))
+    stored = _number(_ascii(stored))
+    if size > MAX_FILE_SIZE:
+        raise ValueError
+    if encoding == b"raw":
+        if stored != size:
+            raise ValueError
+        return path, sha, size, RAW, stored
+    if encoding != b"deflate" or stored == 0 or stored > MAX_FILE_SIZE:
+        raise ValueError
+    return path, sha, size, DEFLATE, stored
 
 
 def parse(raw, kid, body_start):
@@ -215,7 +223,7 @@ def parse(raw, kid, body_start):
     kid is the header's key id; body_start the offset of the first body in the
     bundle (for the entries' offsets)."""
     raw = bytes(raw)
-    return parse_lines(_split(raw), kid, body_start, raw)
+    return parse_lines(_split(raw), kid, body_start, raw, 0, raw)
 
 
 def _split(raw):
@@ -228,16 +236,18 @@ def _split(raw):
         position = end + 1
 
 
-def parse_lines(lines, kid, body_start, raw=None, size=None):
+def parse_lines(lines, kid, body_start, src, base, raw=None):
     """parse() for the manifest's lines (each with its "\n") from an iterator, used up here.
 
-    For a device that reads the manifest from flash a line at a time. size: the
-    manifest's length in bytes, if known, to size the paths' buffer once."""
+    For a device that reads the manifest from flash a line at a time: src and base are where
+    the entries are read again from (Files), raw the bytes if held whole (Manifest.raw)."""
     values = []
     number = 0
+    at = 0  # offset in the manifest of the line after this one
     try:
         for number in range(6):
             line = next(lines)
+            at += len(line)
             parts = line[:-1].split(b" ")
             if line[-1:] != b"\n" or len(parts) != 2 or parts[0] != _FIELDS[number]:
                 raise ValueError
@@ -256,23 +266,16 @@ def parse_lines(lines, kid, body_start, raw=None, size=None):
         count = values[5]
         if count > MAX_FILES:
             raise ValueError
-        # Every file line takes 79 bytes besides its path ("file", the SHA-256, two numbers, the
-        # encoding, spaces, newline): what is left of the manifest bounds the paths' bytes.
-        if size is None:
-            size = len(raw) if raw is not None else 0
-        files = Files(body_start, count, max(0, size - 79 * count))
+        files = Files(src, base, at, body_start, count)
         previous = b""
         for number in range(6, 6 + count):
             line = next(lines)
-            parts = line[:-1].split(b" ")
-            if line[-1:] != b"\n" or len(parts) != 6 or parts[0] != b"file":
-                raise ValueError
-            path = parts[5]
-            _check_path(path)
+            at += len(line)
+            path, _, size, _, stored = _file_line(line)
             if path <= previous:
                 raise ValueError  # paths ascend: sorted, no file twice
             previous = path
-            files._add(path, parts[1], parts[2], parts[3], parts[4])
+            files._add(at, size, stored)
         number = 5
         for line in lines:
             raise ValueError  # more file lines than "files" says
