@@ -23,12 +23,12 @@
 # Heap (bench/update_speed.py --heap): the bundle reader and the manifest format
 # are imported when needed (_bundle()) and dropped while the signature is
 # checked, so Ed25519 and SHA-512 have the heap with only this module and
-# update/header.py beside them.
-import hashlib
-
+# update/header.py beside them. The manifest keeps the head open and reads an
+# entry from it when asked (update/manifest.py, Files). feed() and the switch
+# in finish() live in update/feed.py and update/switch.py, imported when used.
 import bootsel
+from micropython import const
 from store.fsys import Disk
-from store.space import NEW_GAME, RUNNING
 from tafel.version import VERSION
 
 from update import header
@@ -38,6 +38,7 @@ STAGE = "app/stage"
 ID_FILE = STAGE + "/id"
 HEAD = STAGE + "/head"
 MAX_HEAD = 20 + 16384 + 64  # header, MAX_MANIFEST, signature
+RESERVE = const(40)  # flash blocks an update leaves free: store/space.py's RUNNING + NEW_GAME
 RUNNING_MPY = -1  # Stager's mpy: this interpreter's (bundle.RUNNING_MPY), looked up when needed
 
 # What status() says of the transfer.
@@ -63,6 +64,7 @@ class Stager:
         self.current = st["slot"] if st is not None else ""  # "" = flat at /
         self.target = "b" if self.current == "a" else "a"
         self.manifest = None
+        self._head = None  # the head, open while the manifest reads its entries from it
         self.buf = bytearray(512)  # bundle.CHUNK
         self._id = None
         self._head_len = 0
@@ -96,7 +98,7 @@ class Stager:
         if self._id != bytes(bundle_id) or self._head_len != head_len:
             self._fresh_stage()
             self._name(bundle_id, head_len)
-        self.manifest = None
+        self._drop_manifest()
         if self.disk.size(HEAD) == head_len:
             self._open_head()
 
@@ -176,26 +178,29 @@ class Stager:
     def _open_head(self):
         # The whole head is there: check it as the device's bundle reader does. A manifest held
         # from before goes first: the check needs its heap (two would not fit beside the crypto).
-        self.manifest = None
+        self._drop_manifest()
         header.forget(("bundle", "manifest"))
         f = self.disk.open(HEAD, "rb")
         try:
-            checked = header.check(f, self.trusted)
+            checked = header.check(f, self.trusted)  # before _bundle(): not beside the crypto
             m = _bundle().parse_checked(f, checked)
-        except UpdateError:
-            f.close()
-            self._clear_stage()
-            raise
-        f.close()
-        checked = None
-        try:
+            checked = None
             mpy = _bundle().RUNNING_MPY if self.mpy == RUNNING_MPY else self.mpy
             _bundle().check_install(m, self.running_version, self.boot_version, mpy)
             self._check_space(m)
-        except UpdateError:
-            self._clear_stage()
+        except Exception as err:
+            f.close()
+            if isinstance(err, UpdateError):
+                self._clear_stage()
             raise
         self.manifest = m
+        self._head = f
+
+    def _drop_manifest(self):
+        self.manifest = None
+        if self._head is not None:
+            self._head.close()
+            self._head = None
 
     def _check_space(self, m):
         # Room for the new slot without eating into what the games keep (store/space.py).
@@ -204,7 +209,7 @@ class Stager:
         for entry in m.files:
             if not self._staged(entry):
                 need += (entry.size + bs - 1) // bs + 1 + (entry.stored + bs - 1) // bs
-        if free - need < RUNNING + NEW_GAME:
+        if free - need < RESERVE:
             raise UpdateError("no_space", (need * bs // 1024, free * bs // 1024))
 
     def _unpack(self, entry, part):
@@ -251,49 +256,9 @@ class Stager:
         if self._id is None or self.disk.size(HEAD) != self._head_len:
             raise UpdateError("no_transfer")
         self._open_head()  # the signature again, from flash
-        m = self.manifest
-        for entry in m.files:
-            if self._staged(entry):
-                continue
-            if not self._local(entry):
-                raise UpdateError("incomplete", entry.path)
-            self._copy(entry)
-            if not self._staged(entry):
-                raise UpdateError("bad_file", (entry.path, "sha256"))
-        self._drop_extra("app/" + self.target, "", m)
-        st = {"slot": self.target, "prev": self.current, "version": m.version,
-              "prev_version": self.running_version, "tries": 0, "rolled": None}
-        bootsel.write(self.fs, st)  # the switch: one rename
-        self._clear_stage()
-        return m.version
+        from update.switch import switch
 
-    def _copy(self, entry):
-        src_path = self._slot(self.current, entry.path)
-        dst = self._slot(self.target, entry.path)
-        self._mkdirs(dst)
-        src = self.disk.open(src_path, "rb")
-        out = self.disk.open(dst + ".new", "wb")
-        buf = self.buf
-        try:
-            while True:
-                n = src.readinto(buf)
-                if not n:
-                    break
-                out.write(memoryview(buf)[:n])
-        finally:
-            out.close()
-            src.close()
-        self.disk.rename(dst + ".new", dst)
-
-    def _drop_extra(self, slot, sub, m):
-        # Files of the target slot the manifest does not name (an older version's) go.
-        folder = slot + ("/" + sub if sub else "")
-        for name, kind in self.disk.entries(folder):
-            rel = sub + "/" + name if sub else name
-            if kind == 0x4000:
-                self._drop_extra(slot, rel, m)
-            elif m.file(rel) is None:
-                self.disk.remove(folder + "/" + name)
+        return switch(self)
 
     def _mkdirs(self, path):
         parts = path.split("/")[:-1]
@@ -301,55 +266,19 @@ class Stager:
             self.disk.mkdir("/".join(parts[:i]))
 
     def _clear_stage(self):
+        self._drop_manifest()  # closes the head before it goes
         for name, _ in self.disk.listdir(STAGE):
             self.disk.remove(STAGE + "/" + name)
         self._id = None
         self._head_len = 0
-        self.manifest = None
 
     def feed(self, stream, step=512):
         """Stage a whole bundle read from `stream` from its start (a file, a socket's
         HTTP body): the head, then each body in order, kept where it is wanted and
         skipped where the device has that file already. Then finish() switches."""
-        header = _read(stream, 20)
-        size = len(header) + 64 + ((header[10] << 8) | header[11] if len(header) == 20 else 0)
-        self._may_begin(size)
-        # The head goes to flash a step at a time as it is hashed (its SHA-256 names the bundle,
-        # as over USB), never whole in RAM; the id is written once it is known. A head staged
-        # before is written again (files already unpacked in the target slot stay).
-        self._fresh_stage()
-        hasher = hashlib.sha256(header)
-        f = self.disk.open(HEAD, "wb")
-        try:
-            f.write(header)
-            got = len(header)
-            while got < size:
-                data = _read(stream, min(step, size - got))
-                if not data:
-                    raise UpdateError("truncated", "manifest")
-                hasher.update(data)
-                f.write(data)
-                got += len(data)
-        finally:
-            f.close()
-        self._name(hasher.digest()[:8], size)
-        hasher = header = data = None
-        self._open_head()
-        state, have, wanted = self.status()
-        todo = dict(wanted)
-        for i in range(len(self.manifest.files)):
-            entry = self.manifest.files[i]
-            got = todo.get(i)
-            pos = 0
-            while pos < entry.stored:
-                data = _read(stream, min(step, entry.stored - pos))
-                if not data:
-                    raise UpdateError("truncated", entry.path)
-                if got is not None and pos + len(data) > got:
-                    cut = got - pos if got > pos else 0
-                    got = self.put(i + 1, got, data[cut:])
-                pos += len(data)
-        return self.manifest
+        from update.feed import feed
+
+        return feed(self, stream, step)
 
     def abort(self):
         """Forget the bundle being staged (its files in the other slot stay until the next one)."""
@@ -361,14 +290,3 @@ def _bundle():
     from update import bundle
 
     return bundle
-
-
-def _read(stream, n):
-    # n bytes, or fewer only at the stream's end (a socket hands out what has come).
-    out = b""
-    while len(out) < n:
-        more = stream.read(n - len(out))
-        if not more:
-            break
-        out += more
-    return out

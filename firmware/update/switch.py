@@ -1,0 +1,57 @@
+# The end of Stager.finish() (update/stage.py): the new slot made whole, then the pointer switched.
+#
+# Imported only once the head is checked again, so this code is not in the heap beside the crypto.
+# It works on the Stager's own state and helpers, as the method it was.
+import bootsel
+
+from update.errors import UpdateError
+
+
+def switch(st):
+    """Copy the files shared with the running version into the target slot, drop those of an
+    older version, point bootsel at the slot (one rename) and clear the stage; the new version."""
+    m = st.manifest
+    for entry in m.files:
+        if st._staged(entry):
+            continue
+        if not st._local(entry):
+            raise UpdateError("incomplete", entry.path)
+        _copy(st, entry)
+        if not st._staged(entry):
+            raise UpdateError("bad_file", (entry.path, "sha256"))
+    _drop_extra(st, "app/" + st.target, "", m)
+    version = m.version
+    state = {"slot": st.target, "prev": st.current, "version": version,
+             "prev_version": st.running_version, "tries": 0, "rolled": None}
+    bootsel.write(st.fs, state)  # the switch: one rename
+    st._clear_stage()
+    return version
+
+
+def _copy(st, entry):
+    dst = st._slot(st.target, entry.path)
+    st._mkdirs(dst)
+    src = st.disk.open(st._slot(st.current, entry.path), "rb")
+    out = st.disk.open(dst + ".new", "wb")
+    buf = st.buf
+    try:
+        while True:
+            n = src.readinto(buf)
+            if not n:
+                break
+            out.write(memoryview(buf)[:n])
+    finally:
+        out.close()
+        src.close()
+    st.disk.rename(dst + ".new", dst)
+
+
+def _drop_extra(st, slot, sub, m):
+    # Files of the target slot the manifest does not name (an older version's) go.
+    folder = slot + ("/" + sub if sub else "")
+    for name, kind in st.disk.entries(folder):
+        rel = sub + "/" + name if sub else name
+        if kind == 0x4000:
+            _drop_extra(st, slot, rel, m)
+        elif m.file(rel) is None:
+            st.disk.remove(folder + "/" + name)
