@@ -12,29 +12,31 @@ from update.stage import HEAD
 
 def feed(st, stream, step):
     """Stage the bundle `stream` holds through the Stager st; its manifest. Then st.finish()."""
-    header = _read(stream, 20)
-    size = len(header) + 64 + ((header[10] << 8) | header[11] if len(header) == 20 else 0)
+    # Every read goes into one buffer, taken first: a new bytes object per step would need
+    # `step` bytes in one block each time, which the fragmented heap may not have.
+    view = memoryview(bytearray(step))
+    n = _fill(stream, view[:20])
+    size = n + 64 + ((view[10] << 8) | view[11] if n == 20 else 0)
     st._may_begin(size)
     # The head goes to flash a step at a time as it is hashed (its SHA-256 names the bundle,
     # as over USB), never whole in RAM; the id is written once it is known. A head staged
     # before is written again (files already unpacked in the target slot stay).
     st._fresh_stage()
-    hasher = hashlib.sha256(header)
+    hasher = hashlib.sha256()
     f = st.disk.open(HEAD, "wb")
     try:
-        f.write(header)
-        got = len(header)
-        while got < size:
-            data = _read(stream, min(step, size - got))
-            if not data:
-                raise UpdateError("truncated", "manifest")
-            hasher.update(data)
-            f.write(data)
-            got += len(data)
+        got = 0
+        while n:  # the header's bytes first, then the rest of the head
+            hasher.update(view[:n])
+            f.write(view[:n])
+            got += n
+            n = _fill(stream, view[:min(step, size - got)])
+        if got < size:
+            raise UpdateError("truncated", "manifest")
     finally:
         f.close()
     st._name(hasher.digest()[:8], size)
-    hasher = header = data = None
+    hasher = None
     st._open_head()
     todo = dict(st.status()[2])
     files = st.manifest.files
@@ -43,22 +45,22 @@ def feed(st, stream, step):
         got = todo.get(i)
         pos = 0
         while pos < entry.stored:
-            data = _read(stream, min(step, entry.stored - pos))
-            if not data:
+            n = _fill(stream, view[:min(step, entry.stored - pos)])
+            if not n:
                 raise UpdateError("truncated", entry.path)
-            if got is not None and pos + len(data) > got:
-                cut = got - pos if got > pos else 0
-                got = st.put(i + 1, got, data[cut:])
-            pos += len(data)
+            if got is not None and pos + n > got:
+                got = st.put(i + 1, got, view[got - pos if got > pos else 0:n])
+            pos += n
     return st.manifest
 
 
-def _read(stream, n):
-    # n bytes, or fewer only at the stream's end (a socket hands out what has come).
-    out = b""
-    while len(out) < n:
-        more = stream.read(n - len(out))
-        if not more:
+def _fill(stream, view):
+    # Bytes read into view: all of it, or fewer only at the stream's end (a socket hands out
+    # what has come).
+    got = 0
+    while got < len(view):
+        n = stream.readinto(view[got:])
+        if not n:
             break
-        out += more
-    return out
+        got += n
+    return got
