@@ -17,11 +17,19 @@
 # hashlib; the object holds at most one partial block (127 bytes).
 import struct
 
-_M = 0xFFFFFFFFFFFFFFFF
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is the value itself
+
+    def const(value):
+        return value
+
+# const(): on the device these take no global and no interned name.
+_M = const(0xFFFFFFFFFFFFFFFF)
 
 # The 80 round constants as one bytes literal, unpacked one at a time: 640 B on the heap, not 80
 # int objects (nor a hex text beside its bytes, which the module's constants would keep).
-_K = (
+_K = const(
     b"\x42\x8a\x2f\x98\xd7\x28\xae\x22\x71\x37\x44\x91\x23\xef\x65\xcd"
     b"\xb5\xc0\xfb\xcf\xec\x4d\x3b\x2f\xe9\xb5\xdb\xa5\x81\x89\xdb\xbc"
     b"\x39\x56\xc2\x5b\xf3\x48\xb5\x38\x59\xf1\x11\xf1\xb6\x05\xd0\x19"
@@ -64,10 +72,10 @@ _K = (
     b"\x5f\xcb\x6f\xab\x3a\xd6\xfa\xec\x6c\x44\x19\x8c\x4a\x47\x58\x17"
 )
 
-_IV = (
+_IV = const((
     0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
     0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179,
-)
+))
 
 
 def _compress(state, block, offset):
