@@ -44,17 +44,25 @@ try:
     from collections import namedtuple
 except ImportError:  # a MicroPython build without collections
     from ucollections import namedtuple
+try:
+    from micropython import const
+except ImportError:  # CPython (the laptop): const() is the value itself
 
-MAX_FILES = 200
+    def const(value):
+        return value
+
+# Private constants are const(): on the device they take no global and no interned name.
+_MAX_FILES = const(200)
 MAX_PATH = 64
-MAX_FILE_SIZE = 262144  # bytes, one file as written on the device
+_MAX_FILE_SIZE = const(262144)  # bytes, one file as written on the device
 WINDOW = 10  # deflate window bits the laptop compresses with: 1 KB of RAM to inflate
-MAX_WINDOW = 12  # the largest window a device inflates (4 KB)
+_MAX_WINDOW = const(12)  # the largest window a device inflates (4 KB)
 RAW = "raw"
 DEFLATE = "deflate"
 
-_HEX = b"0123456789abcdef"
-_PATH_CHARS = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
+_HEX = const(b"0123456789abcdef")
+_PATH_CHARS = const(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+_FIELDS = const((b"app", b"min-boot", b"downgrade", b"mpy", b"window", b"files"))
 
 # One file of the bundle. offset: where its body starts in the bundle file.
 FileEntry = namedtuple("FileEntry", ("path", "size", "sha256", "encoding", "stored", "offset"))
@@ -95,12 +103,10 @@ def running_mpy():
 
 
 def _number(text):
-    # A decimal number as the manifest writes it: ASCII digits, no sign, no leading zero.
-    if not text or (len(text) > 1 and text[0] == "0"):
+    # A decimal number as the manifest writes it: ASCII digits, no sign, no leading zero. (Not
+    # a loop over the characters: on MicroPython each would become an interned name.)
+    if not text or text.strip("0123456789") or (text.startswith("0") and len(text) > 1):
         raise ValueError
-    for c in text:
-        if not "0" <= c <= "9":
-            raise ValueError
     return int(text)
 
 
@@ -125,9 +131,17 @@ class Manifest:
 
     def file(self, path):
         """The entry for `path`, or None."""
-        for entry in self.files:
+        files = self.files
+        low, high = 0, len(files)
+        while low < high:  # the paths ascend: a few entries read, not all
+            mid = (low + high) >> 1
+            entry = files[mid]
             if entry.path == path:
                 return entry
+            if entry.path < path:
+                low = mid + 1
+            else:
+                high = mid
         return None
 
 
@@ -143,35 +157,29 @@ class Files:
     def __init__(self, src, base, first, body_start, count):
         self.src = src
         self.base = base
-        self.first = first  # the first file line's offset in the manifest
         self.end = body_start  # where the next body starts
         self.size = 0  # the files' bytes once written
-        self._n = 0  # entries added
-        self._ends = array("H", range(count))  # each file line's end in the manifest
+        self._ends = array("H", range(count + 1))  # [0]: the first file line's start; [i + 1]: line i's end
+        self._ends[0] = first
         self._offsets = array("I", range(count))  # each body's offset in the bundle
 
-    def _add(self, end, size, stored):
-        i = self._n
-        if i == len(self._ends):
-            raise ValueError  # more entries than announced
-        self._ends[i] = end
+    def _add(self, i, end, size, stored):
+        self._ends[i + 1] = end
         self._offsets[i] = self.end
-        self._n = i + 1
         self.end += stored
         self.size += size
 
     def __len__(self):
-        return self._n
+        return len(self._offsets)
 
     def __getitem__(self, index):
-        count = self._n
+        count = len(self._offsets)
         if index < 0:
             index += count
         if not 0 <= index < count:
-            raise IndexError("file index")
-        start = self._ends[index - 1] if index else self.first
-        start += self.base
-        n = self._ends[index] + self.base - start
+            raise IndexError
+        start = self._ends[index] + self.base
+        n = self._ends[index + 1] + self.base - start
         src = self.src
         if isinstance(src, bytes):
             line = src[start:start + n]
@@ -187,7 +195,7 @@ class Files:
         return FileEntry(path.decode(), size, unhexlify(sha), encoding, stored, self._offsets[index])
 
     def __iter__(self):
-        for index in range(self._n):
+        for index in range(len(self._offsets)):
             yield self[index]
 
 
@@ -206,13 +214,13 @@ def _file_line(line):
             raise ValueError
     size = _number(_ascii(size))
     stored = _number(_ascii(stored))
-    if size > MAX_FILE_SIZE:
+    if size > _MAX_FILE_SIZE:
         raise ValueError
     if encoding == b"raw":
         if stored != size:
             raise ValueError
         return path, sha, size, RAW, stored
-    if encoding != b"deflate" or stored == 0 or stored > MAX_FILE_SIZE:
+    if encoding != b"deflate" or stored == 0 or stored > _MAX_FILE_SIZE:
         raise ValueError
     return path, sha, size, DEFLATE, stored
 
@@ -260,11 +268,11 @@ def parse_lines(lines, kid, body_start, src, base, raw=None):
             else:
                 value = _number(value)
             values.append(value)
-        if not 9 <= values[4] <= MAX_WINDOW:
+        if not 9 <= values[4] <= _MAX_WINDOW:
             number = 4
             raise ValueError
         count = values[5]
-        if count > MAX_FILES:
+        if count > _MAX_FILES:
             raise ValueError
         files = Files(src, base, at, body_start, count)
         previous = b""
@@ -275,7 +283,7 @@ def parse_lines(lines, kid, body_start, src, base, raw=None):
             if path <= previous:
                 raise ValueError  # paths ascend: sorted, no file twice
             previous = path
-            files._add(at, size, stored)
+            files._add(number - 6, at, size, stored)
         number = 5
         for line in lines:
             raise ValueError  # more file lines than "files" says
@@ -285,9 +293,6 @@ def parse_lines(lines, kid, body_start, src, base, raw=None):
         raise UpdateError("bad_manifest", number + 1)
     return Manifest(values[0], values[1], values[2] == "yes", values[3], values[4], files, bytes(kid),
                     body_start, raw)
-
-
-_FIELDS = (b"app", b"min-boot", b"downgrade", b"mpy", b"window", b"files")
 
 
 def _ascii(data):

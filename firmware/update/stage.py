@@ -34,22 +34,23 @@ from tafel.version import VERSION
 from update import header
 from update.errors import UpdateError
 
-STAGE = "app/stage"
-ID_FILE = STAGE + "/id"
-HEAD = STAGE + "/head"
-MAX_HEAD = 20 + 16384 + 64  # header, MAX_MANIFEST, signature
+# Private constants are const(): no global and no interned name on the device.
+_STAGE = const("app/stage")
+_ID_FILE = const("app/stage/id")
+HEAD = "app/stage/head"
+_MAX_HEAD = const(20 + 16384 + 64)  # header, MAX_MANIFEST, signature
 RESERVE = const(40)  # flash blocks an update leaves free: store/space.py's RUNNING + NEW_GAME
-RUNNING_MPY = -1  # Stager's mpy: this interpreter's (bundle.RUNNING_MPY), looked up when needed
+_RUNNING_MPY = const(-1)  # Stager's mpy: this interpreter's (bundle.RUNNING_MPY), looked up when needed
 
 # What status() says of the transfer.
-NONE = 0  # nothing staged (or another bundle: begin() again)
-HEAD_PART = 1  # the head is coming
-READY = 2  # the head is whole and verified: files are wanted
+_NONE = const(0)  # nothing staged (or another bundle: begin() again)
+_HEAD_PART = const(1)  # the head is coming
+_READY = const(2)  # the head is whole and verified: files are wanted
 
 
 class Stager:
     def __init__(self, vol, trusted_keys, running_version=VERSION, boot_version=bootsel.BOOT_VERSION,
-                 mpy=RUNNING_MPY):
+                 mpy=_RUNNING_MPY):
         """vol: None on the device (the flash at /), else the VfsLfs2 object
         (the simulator, tests); trusted_keys: update/trusted.py's; mpy: the .mpy
         version bundles must carry (None: any)."""
@@ -77,12 +78,12 @@ class Stager:
         return ("app/%s/%s" % (name, path)) if name else path
 
     def _part(self, index):
-        return "%s/%d.part" % (STAGE, index)
+        return "%s/%d.part" % (_STAGE, index)
 
     # ---- the transfer ------------------------------------------------------------------
 
     def _load_id(self):
-        data = self.disk.read(ID_FILE)
+        data = self.disk.read(_ID_FILE)
         if data is not None and len(data) > 8:
             try:
                 self._head_len = int(data[8:])
@@ -103,7 +104,7 @@ class Stager:
             self._open_head()
 
     def _may_begin(self, head_len):
-        if not 20 < head_len <= MAX_HEAD:
+        if not 20 < head_len <= _MAX_HEAD:
             raise UpdateError("bad_manifest", 0)
         st = bootsel.read(self.fs)
         if st is not None and st.get("tries") is not None:
@@ -112,20 +113,20 @@ class Stager:
     def _fresh_stage(self):
         self._clear_stage()
         self.disk.mkdir("app")
-        self.disk.mkdir(STAGE)
+        self.disk.mkdir(_STAGE)
 
     def _name(self, bundle_id, head_len):
-        self.disk.write_new(ID_FILE, bytes(bundle_id) + str(head_len).encode())
+        self.disk.write_new(_ID_FILE, bytes(bundle_id) + str(head_len).encode())
         self._id = bytes(bundle_id)
         self._head_len = head_len
 
     def status(self):
         """(state, head bytes there, [(file index, body bytes there)] of the files still wanted)."""
         if self._id is None:
-            return NONE, 0, []
+            return _NONE, 0, []
         have = self.disk.size(HEAD) or 0
         if self.manifest is None:
-            return HEAD_PART, have, []
+            return _HEAD_PART, have, []
         wanted = []
         m = self.manifest
         for i in range(len(m.files)):
@@ -137,7 +138,7 @@ class Stager:
                 self._unpack(entry, self._part(i))
                 continue
             wanted.append((i, got))
-        return READY, have, wanted
+        return _READY, have, wanted
 
     def put(self, what, offset, data):
         """Append bytes at `offset` to the head (what 0) or to file what-1's body.
@@ -185,7 +186,7 @@ class Stager:
             checked = header.check(f, self.trusted)  # before _bundle(): not beside the crypto
             m = _bundle().parse_checked(f, checked)
             checked = None
-            mpy = _bundle().RUNNING_MPY if self.mpy == RUNNING_MPY else self.mpy
+            mpy = _bundle().RUNNING_MPY if self.mpy == _RUNNING_MPY else self.mpy
             _bundle().check_install(m, self.running_version, self.boot_version, mpy)
             self._check_space(m)
         except Exception as err:
@@ -267,8 +268,8 @@ class Stager:
 
     def _clear_stage(self):
         self._drop_manifest()  # closes the head before it goes
-        for name, _ in self.disk.listdir(STAGE):
-            self.disk.remove(STAGE + "/" + name)
+        for name, _ in self.disk.listdir(_STAGE):
+            self.disk.remove(_STAGE + "/" + name)
         self._id = None
         self._head_len = 0
 
