@@ -279,7 +279,10 @@ class Stager:
         skipped where the device has that file already. Then finish() switches."""
         from update.feed import feed
 
-        return feed(self, stream, step)
+        try:
+            return feed(self, stream, step)
+        finally:
+            header.forget(("feed",))  # finish() has the heap without it
 
     def abort(self):
         """Forget the bundle being staged (its files in the other slot stay until the next one)."""

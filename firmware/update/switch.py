@@ -47,11 +47,15 @@ def _copy(st, entry):
 
 
 def _drop_extra(st, slot, sub, m):
-    # Files of the target slot the manifest does not name (an older version's) go.
+    # Files of the target slot the manifest does not name (an older version's) go. Subfolders
+    # after the folder's own files, so its listing is not held through theirs.
     folder = slot + ("/" + sub if sub else "")
+    subs = []
     for name, kind in st.disk.entries(folder):
         rel = sub + "/" + name if sub else name
         if kind == 0x4000:
-            _drop_extra(st, slot, rel, m)
+            subs.append(rel)
         elif m.file(rel) is None:
             st.disk.remove(folder + "/" + name)
+    for rel in subs:
+        _drop_extra(st, slot, rel, m)
