@@ -18,15 +18,17 @@
 #
 # Every refusal is an UpdateError(key, detail) (update/errors.py lists the
 # keys). Nothing here writes anything but the `out` streams it is handed: the
-# caller stages, and switches only after everything passed.
+# caller stages, and switches only after everything passed. The step-by-step
+# checks live in update/parts.py (the Stager imports only that) and are this
+# module's names too.
 #
 # Memory (docs/updates.md, "Memory"; peak heap: bench/update_speed.py --heap): the
 # parsed manifest keeps 6 bytes a file (manifest.Files) and reads an entry again when asked.
 # From a file or BytesIO the manifest is hashed first, the signature checked
 # (update/header.py: Ed25519 and SHA-512 imported for that and dropped after), then the manifest
 # read again a line at a time into the parser, never whole in RAM, and its entries later from
-# the same stream (keep it open while the manifest is used); from another stream it is held whole. Every body streams through
-# one CHUNK-byte buffer. A compressed body is inflated straight from the
+# the same stream (keep it open while the manifest is used); from another stream it is held
+# whole. Every body streams through one CHUNK-byte buffer. A compressed body is inflated straight from the
 # stream when that is a file or BytesIO (the inflater then reads it in C);
 # from any other stream it is read into RAM first if it is at most INLINE
 # bytes, else fed to the inflater through a bounded reader (a Python call per
@@ -35,22 +37,14 @@
 # The same code runs on CPython (`tafel bundle show` verifies with it): there
 # the inflating is done by zlib (update/inflate_zlib.py, which a device never
 # imports) instead of MicroPython's deflate module.
-import hashlib
 import io
 
 from update import header
-from update import manifest as fmt
 from update.errors import UpdateError
+from update.parts import (CHUNK, RUNNING_MPY, check_install, parse_checked, stream_matches,  # noqa: F401
+                          verify_file)
 
-try:
-    import deflate
-except ImportError:  # CPython: update/inflate_zlib.py inflates with zlib instead
-    deflate = None
-
-CHUNK = 512  # bytes per read and hash step
 INLINE = 4096  # from a stream that is no file: a compressed body up to this size is inflated from RAM
-_NATIVE = header._NATIVE  # stream types the inflater reads in C (files of every VFS, io.BytesIO)
-RUNNING_MPY = fmt.running_mpy()  # this interpreter's .mpy version; None on CPython
 
 
 def read_manifest(stream, trusted_keys, max_bytes=None):
@@ -60,65 +54,6 @@ def read_manifest(stream, trusted_keys, max_bytes=None):
     refuse a bundle longer than this (free flash, say). Afterwards the stream
     is at the first file's body (manifest.body_start)."""
     return parse_checked(stream, header.check(stream, trusted_keys), max_bytes)
-
-
-def parse_checked(stream, checked, max_bytes=None):
-    """read_manifest's second half: the Manifest, from a stream just past the signature that
-    header.check(stream, ...) returned `checked` for. Left at the first body, as read_manifest."""
-    length, kid, digest, raw = checked
-    body_start = fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE
-    if raw is None:  # a file or BytesIO: the manifest read again, a line at a time
-        end = stream.tell()
-        stream.seek(end - fmt.SIGNATURE_SIZE - length)
-        manifest = _parse_again(stream, length, digest, kid, body_start)
-        stream.seek(end)
-    else:
-        manifest = fmt.parse(raw, kid, body_start)
-        raw = None
-    if max_bytes is not None and manifest.total_size > max_bytes:
-        raise UpdateError("too_large", (manifest.total_size, max_bytes))
-    return manifest
-
-
-def check_install(manifest, running_version, boot_version, mpy=RUNNING_MPY):
-    """Refuse what this device must not install (the signature was checked by read_manifest).
-
-    running_version: the installed application's version (None: skip the
-    version rules, as the laptop does); boot_version: the BOOT_VERSION of the
-    device's boot.py; mpy: the .mpy version it imports (None: skip)."""
-    if mpy is not None and manifest.mpy != mpy:
-        raise UpdateError("wrong_mpy", (manifest.mpy, mpy))
-    if manifest.min_boot > boot_version:
-        raise UpdateError("needs_boot", (manifest.min_boot, boot_version))
-    if running_version is not None and not manifest.allow_downgrade:
-        order = fmt.compare_versions(manifest.version, running_version)
-        if order < 0:
-            raise UpdateError("downgrade", (manifest.version, running_version))
-        if order == 0:
-            raise UpdateError("same_version", manifest.version)
-
-
-def verify_file(stream, entry, window, out=None, buf=None):
-    """Read entry's body (exactly entry.stored bytes) from `stream` and check it.
-
-    The file's bytes (inflated) go to `out` if given, as they are checked: a
-    caller that stages must drop them when this raises. buf: a bytearray to
-    reuse (CHUNK bytes or more). UpdateError truncated or bad_file."""
-    if buf is None:
-        buf = bytearray(CHUNK)
-    hasher = hashlib.sha256()
-    if entry.encoding == fmt.RAW:
-        size = _copy_raw(stream, entry, hasher, out, buf)
-    elif deflate is not None:
-        size = _inflate_mpy(stream, entry, window, hasher, out, buf)
-    else:
-        from update.inflate_zlib import inflate
-
-        size = inflate(stream, entry, window, hasher, out)
-    if size != entry.size:
-        raise UpdateError("bad_file", (entry.path, "size"))
-    if hasher.digest() != entry.sha256:
-        raise UpdateError("bad_file", (entry.path, "sha256"))
 
 
 def expect_end(stream):
@@ -161,73 +96,7 @@ def file_matches(path, entry, buf=None):
         f.close()
 
 
-def stream_matches(f, entry, buf=None):
-    """True if the open file `f` holds exactly entry's bytes, read from where it stands."""
-    if buf is None:
-        buf = bytearray(CHUNK)
-    hasher = hashlib.sha256()
-    size = 0
-    while True:
-        n = f.readinto(buf)
-        if not n:
-            break
-        size += n
-        if size > entry.size:
-            return False
-        hasher.update(memoryview(buf)[:n])
-    return size == entry.size and hasher.digest() == entry.sha256
-
-
 # ---- inside ------------------------------------------------------------------
-
-
-def _parse_again(stream, length, digest, kid, body_start):
-    # The manifest read again a line at a time into the parser (never whole in RAM), and
-    # checked against the digest the signature covers before it is used; its entries are read
-    # from the stream again when asked for (manifest.Files).
-    hasher = hashlib.sha256()
-    lines = _lines(stream, length, hasher)
-    try:
-        manifest = fmt.parse_lines(lines, kid, body_start, stream, stream.tell())
-    except UpdateError as err:
-        if err.key != "bad_manifest":
-            raise
-        for _ in lines:
-            pass  # the rest, to tell a changed manifest from a malformed one
-        if hasher.digest() != digest:
-            raise UpdateError("bad_signature")
-        raise
-    if hasher.digest() != digest:  # changed between the two reads
-        raise UpdateError("bad_signature")
-    return manifest
-
-
-def _lines(stream, length, hasher):
-    # The next `length` bytes a line at a time, each hashed as it goes.
-    while length:
-        # readline(n) takes n bytes of heap at once: 256 (a file line is at most 157 bytes).
-        line = stream.readline(min(length, 256))
-        if not line:
-            raise UpdateError("truncated", "manifest")
-        hasher.update(line)
-        length -= len(line)
-        yield line
-
-
-def _copy_raw(stream, entry, hasher, out, buf):
-    left = entry.stored
-    view = memoryview(buf)
-    step = len(buf)
-    while left:
-        n = stream.readinto(view[:step] if left >= step else view[:left])
-        if not n:
-            raise UpdateError("truncated", entry.path)
-        chunk = view[:n]
-        hasher.update(chunk)
-        if out is not None:
-            out.write(chunk)
-        left -= n
-    return entry.stored
 
 
 class _Bounded(io.IOBase):
@@ -250,44 +119,13 @@ class _Bounded(io.IOBase):
         return n
 
 
-def _inflate_mpy(stream, entry, window, hasher, out, buf):
-    # MicroPython: deflate.DeflateIO over the body, ZLIB format, window capped at the manifest's.
-    # The inflater reads its source a byte at a time and never past the zlib stream's end.
-    start = None
-    if type(stream).__name__ in _NATIVE and hasattr(stream, "tell"):
-        source = stream  # a file or BytesIO: read in C, in place, no copy of the body
-        start = stream.tell()
-    elif entry.stored <= INLINE:
-        source = io.BytesIO(header.read_exact(stream, entry.stored, entry.path))  # bytes: no copy
-    else:
-        source = _Bounded(stream, entry.stored, entry.path)  # a Python call per byte: slow, small
-    size = 0
-    view = memoryview(buf)
-    try:
-        inflater = deflate.DeflateIO(source, deflate.ZLIB, window)
-        while True:
-            n = inflater.readinto(buf)
-            if not n:
-                break
-            size += n
-            if size > entry.size:
-                raise UpdateError("bad_file", (entry.path, "size"))
-            chunk = view[:n]
-            hasher.update(chunk)
-            if out is not None:
-                out.write(chunk)
-    except EOFError:
-        if start is not None and stream.tell() - start < entry.stored:
-            raise UpdateError("truncated", entry.path)  # the stream ended inside the body
-        raise UpdateError("bad_file", (entry.path, "inflate"))
-    except (OSError, ValueError):
-        raise UpdateError("bad_file", (entry.path, "inflate"))
-    if start is not None:
-        unused = entry.stored - (stream.tell() - start)
-    elif isinstance(source, _Bounded):
-        unused = source.left
-    else:
-        unused = len(source.read())
-    if unused:
-        raise UpdateError("bad_file", (entry.path, "length"))
-    return size
+def _source(stream, entry):
+    # What the inflater reads a body from in a stream that is no file (update/parts.py).
+    if entry.stored <= INLINE:
+        return io.BytesIO(header.read_exact(stream, entry.stored, entry.path))  # bytes: no copy
+    return _Bounded(stream, entry.stored, entry.path)  # a Python call per byte: slow, small
+
+
+def _unused(source):
+    # The body's bytes the inflater left in a _source().
+    return source.left if isinstance(source, _Bounded) else len(source.read())

@@ -20,8 +20,8 @@
 # in finish(), never sent. Nothing here touches /data, and nothing switches
 # before finish() has checked the signature again and every file's hash.
 # All flash writes go through store.fsys.Disk (the storage code's door).
-# Heap (bench/update_speed.py --heap): the bundle reader and the manifest format
-# are imported when needed (_bundle()) and dropped while the signature is
+# Heap (bench/update_speed.py --heap): the reader's parts (update/parts.py) and the manifest format
+# are imported when needed (_parts()) and dropped while the signature is
 # checked, so Ed25519 and SHA-512 have the heap with only this module and
 # update/header.py beside them. The manifest keeps the head open and reads an
 # entry from it when asked (update/manifest.py, Files). feed() and the switch
@@ -40,7 +40,7 @@ _ID_FILE = const("app/stage/id")
 HEAD = "app/stage/head"
 _MAX_HEAD = const(20 + 16384 + 64)  # header, MAX_MANIFEST, signature
 RESERVE = const(40)  # flash blocks an update leaves free: store/space.py's RUNNING + NEW_GAME
-_RUNNING_MPY = const(-1)  # Stager's mpy: this interpreter's (bundle.RUNNING_MPY), looked up when needed
+_RUNNING_MPY = const(-1)  # Stager's mpy: this interpreter's (parts.RUNNING_MPY), looked up when needed
 
 # What status() says of the transfer.
 _NONE = const(0)  # nothing staged (or another bundle: begin() again)
@@ -66,7 +66,7 @@ class Stager:
         self.target = "b" if self.current == "a" else "a"
         self.manifest = None
         self._head = None  # the head, open while the manifest reads its entries from it
-        self.buf = bytearray(512)  # bundle.CHUNK
+        self.buf = bytearray(512)  # parts.CHUNK
         self._id = None
         self._head_len = 0
         self._load_id()
@@ -180,14 +180,14 @@ class Stager:
         # The whole head is there: check it as the device's bundle reader does. A manifest held
         # from before goes first: the check needs its heap (two would not fit beside the crypto).
         self._drop_manifest()
-        header.forget(("bundle", "manifest"))
+        header.forget(("parts", "manifest"))
         f = self.disk.open(HEAD, "rb")
         try:
-            checked = header.check(f, self.trusted)  # before _bundle(): not beside the crypto
-            m = _bundle().parse_checked(f, checked)
+            checked = header.check(f, self.trusted)  # before _parts(): not beside the crypto
+            m = _parts().parse_checked(f, checked)
             checked = None
-            mpy = _bundle().RUNNING_MPY if self.mpy == _RUNNING_MPY else self.mpy
-            _bundle().check_install(m, self.running_version, self.boot_version, mpy)
+            mpy = _parts().RUNNING_MPY if self.mpy == _RUNNING_MPY else self.mpy
+            _parts().check_install(m, self.running_version, self.boot_version, mpy)
             self._check_space(m)
         except Exception as err:
             f.close()
@@ -220,7 +220,7 @@ class Stager:
         src = self.disk.open(part, "rb")
         out = self.disk.open(path + ".new", "wb")
         try:
-            _bundle().verify_file(src, entry, self.manifest.window, out, self.buf)
+            _parts().verify_file(src, entry, self.manifest.window, out, self.buf)
         except UpdateError:
             out.close()
             src.close()
@@ -244,7 +244,7 @@ class Stager:
         if f is None:
             return False
         try:
-            return _bundle().stream_matches(f, entry, self.buf)
+            return _parts().stream_matches(f, entry, self.buf)
         finally:
             f.close()
 
@@ -289,8 +289,8 @@ class Stager:
         self._clear_stage()
 
 
-def _bundle():
-    # update/bundle.py, imported again if _open_head dropped it.
-    from update import bundle
+def _parts():
+    # update/parts.py (the bundle reader's parts staging uses), imported again if _open_head dropped it.
+    from update import parts
 
-    return bundle
+    return parts
