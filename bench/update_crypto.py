@@ -118,7 +118,7 @@ def main():
         # The device's update modules as .mpy, alone in their tree.
         deploy = os.path.join(tmp, "deploy")
         os.makedirs(os.path.join(deploy, "update"))
-        for name in ("__init__", "errors", "sha512", "ed25519", "header", "manifest", "bundle"):
+        for name in ("__init__", "errors", "sha512", "ed25519", "header", "manifest", "parts", "bundle"):
             subprocess.run([mpy_cross, "-s", "update/%s.py" % name, "-o",
                             os.path.join(deploy, "update", name + ".mpy"),
                             os.path.join(REPO, "firmware", "update", name + ".py")], check=True)
