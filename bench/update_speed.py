@@ -8,7 +8,8 @@
 # one file:   the device runs version N; N+1 differs in lib/tafel/version.mpy only
 # Budgets (DESIGN.md section 8): full app <= 10 s, one file <= 2 s.
 # Heap: the one-file bundle on the device in a 64 KB MicroPython heap, in two runs: "verify" (the
-# head staged and checked) and "apply" (Stager.feed and finish), peak from micropython.mem_info.
+# head staged and checked) and "apply" (Stager.feed and finish); free at the peak is the most
+# ballast (256-byte pieces, counted as the heap they take) each still succeeds beside.
 #   .venv/bin/python bench/update_speed.py --heap      # the heap table only
 import json
 import stat
