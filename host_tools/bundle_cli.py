@@ -46,10 +46,7 @@ def add_parser(commands):
     s = sub.add_parser("show", help="print a bundle's manifest and check it",
                        description="Print the manifest and check signature and files as a device would.")
     s.add_argument("file", metavar="FILE")
-    s.add_argument("--trust-store", metavar="PATH",
-                   help="trusted.py with the accepted keys (default: firmware/update/trusted.py)")
-    s.add_argument("--pub", action="append", default=[], metavar="FILE",
-                   help="also accept this public key (.pub from tafel keygen; repeatable)")
+    keys.add_trust_arguments(s)
     s.add_argument("--running", metavar="X.Y.Z", help="check the version rules against this installed version")
     s.add_argument("--boot", type=int, default=None, metavar="N", help="the device's BOOT_VERSION (with --running)")
     s.add_argument("--files", action="store_true", help="list every file")
@@ -85,8 +82,7 @@ def run_show(args):
         print("tafel: cannot read %s: %s" % (path, err.strerror or err), file=sys.stderr)
         return 2
     try:
-        trusted = keys.read_trust_store(args.trust_store or keys.default_trust_store())
-        trusted += [keys.load_public(p) for p in args.pub]
+        trusted = keys.trusted_keys(args)
     except keys.KeyProblem as err:
         print("tafel: %s" % err, file=sys.stderr)
         return 2

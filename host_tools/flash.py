@@ -57,9 +57,7 @@ def add_parser(commands):
     cmd.add_argument("--bundle", metavar="FILE", help="signed bundle to install (default: build one from this "
                      "checkout with the signing key)")
     cmd.add_argument("--key", metavar="PATH", help="signing key when building the bundle (as tafel bundle build)")
-    cmd.add_argument("--trust-store", metavar="PATH", help="trusted.py whose keys the bundle must be signed with "
-                     "(default: firmware/update/trusted.py)")
-    cmd.add_argument("--pub", action="append", default=[], metavar="FILE", help="also accept this public key")
+    keys.add_trust_arguments(cmd, "trusted.py whose keys the bundle must be signed with")
     cmd.add_argument("--baud", type=int, default=FLASH_BAUD, help="esptool's rate (default: %(default)s)")
     cmd.add_argument("--skip-esptool", action="store_true", help="MicroPython is on the board already")
     cmd.add_argument("--erase", action="store_true", help="erase the whole flash first (games too)")
@@ -152,8 +150,7 @@ def run_flash(args):
     with tempfile.TemporaryDirectory(prefix="tafel-flash-") as tmp:
         try:
             data, origin = _bundle(args, tmp)
-            trusted = keys.read_trust_store(args.trust_store or keys.default_trust_store())
-            trusted += [keys.load_public(p) for p in args.pub]
+            trusted = keys.trusted_keys(args)
             m = unpack_bundle(data, trusted, boot_version(root), Path(tmp) / "slot")
         except (BundleProblem, keys.KeyProblem) as err:
             _say(err)

@@ -178,6 +178,19 @@ def add_to_trust_store(path, public, label):
     return True
 
 
+def add_trust_arguments(cmd, store_help="trusted.py with the accepted keys"):
+    """--trust-store PATH and --pub FILE...: the keys a command accepts bundles from."""
+    cmd.add_argument("--trust-store", metavar="PATH",
+                     help="%s (default: firmware/update/trusted.py)" % store_help)
+    cmd.add_argument("--pub", action="append", default=[], metavar="FILE",
+                     help="also accept this public key (.pub from tafel keygen; repeatable)")
+
+
+def trusted_keys(args):
+    """The public keys of add_trust_arguments' options: the trust store's, then each --pub. KeyProblem."""
+    return read_trust_store(args.trust_store or default_trust_store()) + [load_public(p) for p in args.pub]
+
+
 # ---- the command -----------------------------------------------------------------
 
 

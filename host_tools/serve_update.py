@@ -265,17 +265,13 @@ def add_parser(commands):
     cmd.add_argument("--port", type=int, default=None, help="HTTP port (default: 7070; 0 picks a free one)")
     cmd.add_argument("--discovery-port", type=int, default=None, metavar="P",
                      help="UDP port answering the devices' search (default: 7071; 0: no discovery)")
-    cmd.add_argument("--trust-store", metavar="PATH",
-                     help="trusted.py with the accepted keys (default: firmware/update/trusted.py)")
-    cmd.add_argument("--pub", action="append", default=[], metavar="FILE",
-                     help="also accept this public key (.pub from tafel keygen; repeatable)")
+    keys.add_trust_arguments(cmd)
     cmd.set_defaults(run=run_serve)
 
 
 def run_serve(args):
     try:
-        trusted = keys.read_trust_store(args.trust_store or keys.default_trust_store())
-        trusted += [keys.load_public(p) for p in args.pub]
+        trusted = keys.trusted_keys(args)
     except keys.KeyProblem as err:
         print("tafel: %s" % err, file=sys.stderr)
         return 2
