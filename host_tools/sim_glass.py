@@ -16,16 +16,24 @@ class _Reset(Exception):
     """The device's watchdog fired (its own word, or a hang noticed here)."""
 
 
-class Glass:
-    """What the emulated display shows: width x height pixels (MONO_VLSB bytes) and the text of each row."""
-
-    colour = False
+class _Snapshot:
+    """A display's glass at one moment: width x height pixels as the chip holds them, and the text rows."""
 
     def __init__(self, width, height, data, text):
         self.width = width
         self.height = height
         self.data = bytes(data)
         self.text = list(text)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and (self.width, self.height, self.data, self.text) == (
+            other.width, other.height, other.data, other.text)
+
+
+class Glass(_Snapshot):
+    """What the emulated display shows: width x height pixels (MONO_VLSB bytes) and the text of each row."""
+
+    colour = False
 
     def pixel(self, x, y):
         return (self.data[(y >> 3) * self.width + x] >> (y & 7)) & 1
@@ -48,10 +56,6 @@ class Glass:
             rows += [face] * (scale - 1) + [seam]
         return png.encode(self.width * scale, self.height * scale, rows)
 
-    def __eq__(self, other):
-        return isinstance(other, Glass) and (self.width, self.height, self.data, self.text) == (
-            other.width, other.height, other.data, other.text)
-
 
 def rgb888(colour):
     """(r, g, b) 0-255 of an RGB565 value, the low bits filled from the high ones (0x1F -> 255)."""
@@ -59,16 +63,10 @@ def rgb888(colour):
     return (r << 3 | r >> 2, g << 2 | g >> 4, b << 3 | b >> 2)
 
 
-class ColourGlass:
+class ColourGlass(_Snapshot):
     """A colour display's glass: width x height RGB565 pixels (big-endian bytes, row by row) and the text rows."""
 
     colour = True
-
-    def __init__(self, width, height, data, text):
-        self.width = width
-        self.height = height
-        self.data = bytes(data)
-        self.text = list(text)
 
     def pixel(self, x, y):
         """The RGB565 value at x, y."""
@@ -93,10 +91,6 @@ class ColourGlass:
                 out.append(rgb)
             rows.append(out)
         return png.encode_rgb(self.width, self.height, rows, scale=scale)
-
-    def __eq__(self, other):
-        return isinstance(other, ColourGlass) and (self.width, self.height, self.data, self.text) == (
-            other.width, other.height, other.data, other.text)
 
 
 def parse_snap(header, text_lines):
