@@ -34,16 +34,9 @@ def encode(width, height, rows, depth=8, scale=1):
     """The PNG file for a width x height greyscale image, each pixel drawn as scale x scale."""
     if depth not in (1, 8):
         raise ValueError("depth must be 1 or 8, not %r" % (depth,))
-    _check_size(width, height, scale)
     top = 255 if depth == 8 else 1
-    rows = list(rows)
-    if len(rows) != height:
-        raise ValueError("expected %d rows, got %d" % (height, len(rows)))
     raw = bytearray()
-    for y, row in enumerate(rows):
-        row = list(row)
-        if len(row) != width:
-            raise ValueError("row %d has %d pixels, expected %d" % (y, len(row), width))
+    for y, row in _checked_rows(width, height, rows, scale):
         for value in row:
             if not (isinstance(value, int) and 0 <= value <= top):
                 raise ValueError("row %d: pixel value %r is not in 0..%d" % (y, value, top))
@@ -56,15 +49,8 @@ def encode(width, height, rows, depth=8, scale=1):
 
 def encode_rgb(width, height, rows, scale=1):
     """The PNG file for a width x height colour image (8 bits a channel), rows of (r, g, b), each pixel scale x scale."""
-    _check_size(width, height, scale)
-    rows = list(rows)
-    if len(rows) != height:
-        raise ValueError("expected %d rows, got %d" % (height, len(rows)))
     raw = bytearray()
-    for y, row in enumerate(rows):
-        row = list(row)
-        if len(row) != width:
-            raise ValueError("row %d has %d pixels, expected %d" % (y, len(row), width))
+    for y, row in _checked_rows(width, height, rows, scale):
         line = bytearray(b"\x00")  # filter type 0
         for pixel in row:
             if not (isinstance(pixel, tuple) and len(pixel) == 3
@@ -75,11 +61,20 @@ def encode_rgb(width, height, rows, scale=1):
     return _file(width * scale, height * scale, 8, _RGB, raw)
 
 
-def _check_size(width, height, scale):
+def _checked_rows(width, height, rows, scale):
+    """(y, row as a list) for each of `rows`, once the size, the scale and each row's length are right."""
     if not (isinstance(scale, int) and scale >= 1):
         raise ValueError("scale must be a whole number >= 1, not %r" % (scale,))
     if width < 1 or height < 1:
         raise ValueError("an image needs at least one pixel, not %d x %d" % (width, height))
+    rows = list(rows)
+    if len(rows) != height:
+        raise ValueError("expected %d rows, got %d" % (height, len(rows)))
+    for y, row in enumerate(rows):
+        row = list(row)
+        if len(row) != width:
+            raise ValueError("row %d has %d pixels, expected %d" % (y, len(row), width))
+        yield y, row
 
 
 def _file(width, height, depth, colour_type, raw):
