@@ -14,6 +14,7 @@
 import json
 import subprocess
 import sys
+import threading
 import time
 
 ANSWER_TIMEOUT = 30.0  # for the app to come up after the reboot and answer the handshake
@@ -123,19 +124,28 @@ class Board:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 errors="replace")
         lines = []
-        deadline = time.monotonic() + (timeout or self.timeout)
+        # mpremote waits for the board without a limit of its own, silently: a timer ends it,
+        # since reading its output would otherwise wait for ever too.
+        limit = timeout or self.timeout
+        expired = threading.Event()
+
+        def expire():
+            expired.set()
+            proc.kill()
+
+        timer = threading.Timer(limit, expire)
+        timer.start()
         try:
             for line in proc.stdout:  # mpremote prints a line before each copy: progress
                 lines.append(line.rstrip("\r\n"))
                 if on_line:
                     on_line(lines[-1])
-                if time.monotonic() > deadline:
-                    raise InstallError("mpremote took longer than %d s on %s" % (timeout or self.timeout, self.port))
-            code = proc.wait(max(1.0, deadline - time.monotonic()))
-        except (InstallError, subprocess.TimeoutExpired):
-            proc.kill()
-            proc.wait()
-            raise InstallError("mpremote did not finish on %s in time" % self.port) from None
+            code = proc.wait()
+        finally:
+            timer.cancel()
+        if expired.is_set():
+            raise InstallError("mpremote did not finish on %s in %d s (the board stopped answering?)"
+                               % (self.port, limit))
         if code != 0:
             tail = "; ".join(x for x in lines[-3:] if x.strip()) or "exit status %d" % code
             raise InstallError("mpremote failed on %s: %s" % (self.port, tail))

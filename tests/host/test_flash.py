@@ -199,3 +199,14 @@ def test_bad_input_is_refused_before_the_board_is_touched(s, tmp_path, capsys):
     assert "foreign_key" in capsys.readouterr().err  # signed with a key the checkout's store lacks
     assert main(flash_args(s, "--skip-esptool", "--port", port)) == 3
     assert "cannot open" in capsys.readouterr().err
+
+
+def test_mpremote_that_stops_answering_is_ended_with_a_clear_error(monkeypatch):
+    # mpremote has no time limit of its own and prints nothing while it waits for a board that
+    # went silent: the install ends it at its limit instead of waiting for ever.
+    from tafel_host import flash_install
+
+    monkeypatch.setattr(flash_install, "mpremote_argv",
+                        lambda port, *commands: [sys.executable, "-c", "import time; time.sleep(60)"])
+    with pytest.raises(flash_install.InstallError, match="did not finish on /dev/ttyX in 1 s"):
+        flash_install.Board("/dev/ttyX", timeout=1).run(("exec", "print(1)"))
