@@ -20,7 +20,13 @@
 # beyond it are lost (DESIGN.md section 5). The host -> device shuttle asks
 # the FIFO how much is still unread (FIONREAD) and drops what exceeds
 # RING, so a host that sends faster than the device reads loses bytes here
-# as it would on the real line (ring=None: no limit).
+# as it would on the real line (ring=None: no limit). That holds while the
+# app reads the port, in a link session: the device says when one starts
+# and ends in a one-byte file (--serial-session, "1" or "0"). Outside a
+# session the REPL reads it, C code that on the device empties the ring
+# faster than the line fills it; the simulated REPL is Python in a process
+# a loaded laptop may hold back, so there nothing is dropped (mpremote's
+# raw REPL has no way to recover a lost byte: it would wait for ever).
 import errno
 import fcntl
 import os
@@ -65,6 +71,10 @@ class SimSerial:
         self.from_device = os.path.join(self.dir, "from-device")
         os.mkfifo(self.to_device)
         os.mkfifo(self.from_device)
+        self.session = os.path.join(self.dir, "session")  # "1" while the device's app has a link session
+        with open(self.session, "wb") as f:
+            f.write(b"0")
+        self._session_fd = os.open(self.session, os.O_RDONLY)
         self._to_fd = os.open(self.to_device, os.O_RDWR | os.O_NONBLOCK)
         self._from_fd = os.open(self.from_device, os.O_RDWR | os.O_NONBLOCK)
         self.master, self._slave = os.openpty()
@@ -83,7 +93,12 @@ class SimSerial:
             thread.start()
 
     def device_args(self):
-        return ["--serial-in", self.to_device, "--serial-out", self.from_device, "--baud", str(self.baud)]
+        return ["--serial-in", self.to_device, "--serial-out", self.from_device, "--baud", str(self.baud),
+                "--serial-session", self.session]
+
+    def in_session(self):
+        """True while the device's app reads the port (a link session), as the device last said."""
+        return os.pread(self._session_fd, 1, 0) == b"1"
 
     def _shuttle(self, src, dst, way):
         pacer = Pacer(self.baud / 10.0)
@@ -102,7 +117,7 @@ class SimSerial:
                 time.sleep(0.05)
                 continue
             pacer.take(len(data))
-            if way == 0 and self.ring is not None:
+            if way == 0 and self.ring is not None and self.in_session():
                 room = max(0, self.ring - unread(dst))
                 if room < len(data):
                     self.overflowed += len(data) - room
@@ -125,7 +140,7 @@ class SimSerial:
         self._stop.set()
         for thread in self._threads:
             thread.join(1)
-        for fd in (self.master, self._slave, self._to_fd, self._from_fd):
+        for fd in (self.master, self._slave, self._to_fd, self._from_fd, self._session_fd):
             try:
                 os.close(fd)
             except OSError:

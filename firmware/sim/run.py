@@ -1,7 +1,7 @@
 # The simulator's device: the unchanged firmware on emulated parts, driven by a line protocol.
 #
 #   micropython firmware/sim/run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS]
-#       [--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID]]
+#       [--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID] [--serial-session FILE]]
 #
 # stdin, one command a line           stdout
 #   key <0-9 A-D * # CW CCW PUSH>       ok <1 if the glass changed, else 0> [asleep]
@@ -175,12 +175,12 @@ def serve(device, inp, out, dev=None, vol=None):
 
 
 _USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS] "
-          "[--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID]]")
+          "[--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID] [--serial-session FILE]]")
 
 
 def _args(argv):
     opts = {"--flash": None, "--board": None, "--epoch": "0", "--serial-in": None, "--serial-out": None,
-            "--baud": "115200", "--device-id": None, "--trial-wdt-ms": None}
+            "--baud": "115200", "--device-id": None, "--trial-wdt-ms": None, "--serial-session": None}
     i = 1
     while i < len(argv):
         if argv[i] in opts and i + 1 < len(argv):
@@ -207,7 +207,9 @@ def _serial(opts):
     if not device_id:  # the same flash image, the same device
         device_id = "sim-%08x" % (binascii.crc32(opts["--flash"].encode()) & 0xFFFFFFFF)
     # SimUSB: Ctrl-C outside a session stops the firmware and a REPL answers (mpremote works)
-    return SimUSB(StreamTransport(inp, out, int(opts["--baud"]) // 10, kbd=False)), device_id
+    # --serial-session: where to say that a link session began or ended (the launcher's ring, sim_serial.py)
+    return SimUSB(StreamTransport(inp, out, int(opts["--baud"]) // 10, kbd=False),
+                  session_file=opts["--serial-session"]), device_id
 
 
 def main():

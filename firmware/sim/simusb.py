@@ -30,18 +30,23 @@ MOUNT = "/flash"
 class SimUSB:
     """Any link transport (readinto, write, guard, window, chunk, rate) plus the REPL."""
 
-    def __init__(self, port, device=None):
+    def __init__(self, port, device=None, session_file=None):
         self.port = port
+        self.session_file = session_file  # "1"/"0" for the launcher: only the app's reading may overflow the ring
         self.device = device  # sim.device.Device, set once it exists
         self.window = port.window
         self.chunk = port.chunk
         self.rate = port.rate
         self.session = False
         self.repl = None
+        self.guard(False)  # a device that starts (again) has no session
 
     def guard(self, on):
         self.session = on
         self.port.guard(on)
+        if self.session_file:
+            with open(self.session_file, "wb") as f:
+                f.write(b"1" if on else b"0")
 
     def write(self, data):
         self.port.write(data)

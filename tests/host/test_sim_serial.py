@@ -60,7 +60,7 @@ def test_bytes_go_both_ways_at_the_baud_rate():
     link = SimSerial(baud=115200)
     try:
         args = link.device_args()
-        assert args[0::2] == ["--serial-in", "--serial-out", "--baud"] and args[-1] == "115200"
+        assert args[0::2] == ["--serial-in", "--serial-out", "--baud", "--serial-session"] and args[5] == "115200"
         assert link.path.startswith("/dev/")
         host = os.open(link.path, os.O_RDWR | os.O_NOCTTY)
         dev_in = os.open(link.to_device, os.O_RDONLY | os.O_NONBLOCK)
@@ -81,11 +81,13 @@ def test_bytes_go_both_ways_at_the_baud_rate():
     assert not os.path.exists(link.dir)
 
 
-def test_bytes_beyond_the_devices_receive_ring_are_lost():
-    # A device that reads nothing: the first 260 bytes wait in its ring, the rest is
-    # dropped as a UART overflow drops them; once it has read, the ring takes more.
-    link = SimSerial(baud=115200)
+def _send_unread(session, ring=260):
+    """1 KB from the host to a device that reads nothing meanwhile: (bytes dropped, what it then reads)."""
+    link = SimSerial(baud=115200, ring=ring)
     try:
+        if session:  # what the device's SimUSB.guard writes when a link session begins
+            with open(link.session, "wb") as f:
+                f.write(b"1")
         host = os.open(link.path, os.O_RDWR | os.O_NOCTTY)
         dev_in = os.open(link.to_device, os.O_RDONLY | os.O_NONBLOCK)
         try:
@@ -94,10 +96,10 @@ def test_bytes_beyond_the_devices_receive_ring_are_lost():
             end = time.monotonic() + 5
             while link.carried[0] + link.overflowed < len(data) and time.monotonic() < end:
                 time.sleep(0.01)
-            assert link.overflowed == len(data) - 260
-            assert read_all(dev_in, 260) == data[:260]
-            os.write(host, b"TAFEL?\n")
+            got = read_all(dev_in, len(data) - link.overflowed)
+            os.write(host, b"TAFEL?\n")  # once the device has read, the ring takes more
             assert read_all(dev_in, 7) == b"TAFEL?\n"
+            return link.overflowed, got
         finally:
             for fd in (host, dev_in):
                 os.close(fd)
@@ -105,21 +107,31 @@ def test_bytes_beyond_the_devices_receive_ring_are_lost():
         link.close()
 
 
+DATA = bytes(range(256)) * 4
+
+
+def test_in_a_session_bytes_beyond_the_devices_receive_ring_are_lost():
+    # The app reads the port: what it leaves unread beyond 260 bytes is dropped, as a UART overflow drops it.
+    assert _send_unread(session=True) == (len(DATA) - 260, DATA[:260])
+
+
+def test_outside_a_session_the_repl_keeps_up_and_nothing_is_lost():
+    # On the device the REPL (C code) empties the ring faster than the line fills it.
+    assert _send_unread(session=False) == (0, DATA)
+
+
 def test_without_a_ring_nothing_is_dropped():
-    link = SimSerial(baud=115200, ring=None)
+    assert _send_unread(session=True, ring=None) == (0, DATA)
+
+
+def test_the_device_says_when_its_session_begins_and_ends():
+    link = SimSerial(baud=115200)
     try:
-        host = os.open(link.path, os.O_RDWR | os.O_NOCTTY)
-        dev_in = os.open(link.to_device, os.O_RDONLY | os.O_NONBLOCK)
-        try:
-            data = bytes(range(256)) * 4
-            os.write(host, data)
-            end = time.monotonic() + 5
-            while link.carried[0] < len(data) and time.monotonic() < end:
-                time.sleep(0.01)
-            assert link.overflowed == 0 and read_all(dev_in, len(data)) == data
-        finally:
-            for fd in (host, dev_in):
-                os.close(fd)
+        assert not link.in_session()
+        for flag, expected in ((b"1", True), (b"0", False)):
+            with open(link.session, "wb") as f:
+                f.write(flag)
+            assert link.in_session() is expected
     finally:
         link.close()
 
