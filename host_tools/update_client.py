@@ -74,6 +74,7 @@ class Result:
         self.skipped = 0  # files the device had already
         self.files = 0
         self.seconds = 0.0
+        self.end_seconds = 0.0  # of it, UPDATE_END: the device checks everything again and switches
         self.running = None  # the version the device answered with after its restart
 
 
@@ -124,8 +125,10 @@ def send(link, data, progress=None):
         stalls = 0 if have > before or now_left < left else stalls + 1
         if stalls >= STALLS:
             raise DeviceGone("the transfer makes no progress (%s)" % ("silence" if ended is None else "bad blocks"))
+    ending = time.monotonic()
     r = wire.Body(_ask(link, wire.UPDATE_END, b"", END_TIMEOUT))
     out.version = r.text()
+    out.end_seconds = time.monotonic() - ending
     out.seconds = time.monotonic() - started
     return out
 
