@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from tafel import wire
-from tafel.records import put_varint
+from tafel.records import varints
 
 from . import link_cli
 from .bundle_build import MESSAGES, device_update, read_manifest_unchecked
@@ -89,7 +89,7 @@ def send(link, data, progress=None):
     head = head_of(data)
     out = Result()
     out.files = len(m.files)
-    begin = hashlib.sha256(head).digest()[:8] + _varints(len(head))
+    begin = hashlib.sha256(head).digest()[:8] + varints(len(head))
     state, have, wanted = parse_status(_ask(link, wire.UPDATE_BEGIN, begin))
     counted = [0, len(head) - have]  # bundle bytes on flash so far, bytes to send in all (grows)
     heads = False  # the files' bytes are counted once the head is whole
@@ -145,7 +145,7 @@ def _stream(link, pieces, on_flash):
             piece = data[at:at + wire.UPDATE_BLOCK]
             stream += wire.update_block(part, offset + at, piece)
             marks.append((len(stream), len(piece)))
-    body = _ask(link, wire.UPDATE_SEND, _varints(len(stream)))
+    body = _ask(link, wire.UPDATE_SEND, varints(len(stream)))
     if _varint(body) < wire.UPDATE_BLOCK:
         raise LinkError("the device takes blocks of %d bytes at most; this tafel sends %d"
                         % (_varint(body), wire.UPDATE_BLOCK))
@@ -212,13 +212,6 @@ def _ask(link, kind, body, timeout=None):
             key, _, detail = err.detail.partition(":")
             raise UpdateRefused(key, detail) from None
         raise
-
-
-def _varints(*numbers):
-    out = bytearray()
-    for n in numbers:
-        put_varint(out, n)
-    return bytes(out)
 
 
 def _varint(body):

@@ -2,7 +2,7 @@
 # (a question on the screen), or raises wire.WireError / a body's RecordError.
 from micropython import const
 from tafel import wire
-from tafel.records import put_text, put_varint
+from tafel.records import put_text, put_varint, varints
 from tafel.wire import Body, WireError
 
 from . import export
@@ -50,16 +50,9 @@ def run(link, kind, seq, body):
     raise WireError("unknown", "kind %d" % kind)
 
 
-def _numbers(*numbers):
-    out = bytearray()
-    for n in numbers:
-        put_varint(out, n)
-    return out
-
-
 def _hello(link, r):
     r.end()
-    out = _numbers(wire.PROTOCOL)
+    out = varints(wire.PROTOCOL)
     put_text(out, link.device_id)
     put_text(out, link.firmware)
     t = link.t
@@ -73,8 +66,8 @@ def info(link, r):
     r.end()
     store = link.app.store
     space = store.space()
-    out = _numbers(space.free_kb, space.total_kb, len(store.history()), store.running_game() or 0,
-                   link.app.clock.time(), store.next_game_id())
+    out = varints(space.free_kb, space.total_kb, len(store.history()), store.running_game() or 0,
+                  link.app.clock.time(), store.next_game_id())
     put_text(out, link.firmware)
     put_text(out, space.level)
     return out
@@ -109,7 +102,7 @@ def start_export(link, r):
     store = link.app.store
     ids, total, cursor = export.plan(store, r)
     link.stream(export.frames(store, ids, cursor, link.t.chunk))
-    return _numbers(len(ids), total)
+    return varints(len(ids), total)
 
 
 def clock(link, r):
@@ -120,7 +113,7 @@ def clock(link, r):
     clk = link.app.clock
     before = clk.time()
     clk.set_time(when)
-    return _numbers(before)
+    return varints(before)
 
 
 def roster_push(link, r):
@@ -136,11 +129,11 @@ def roster_push(link, r):
         raise WireError("bad_request", "too many names")
     link.names.extend(names)
     if not flags & wire.LAST:
-        return _numbers(len(link.names))
+        return varints(len(link.names))
     store = link.app.store
     names, link.names = link.names, None
     store.save_roster(names)
-    return _numbers(len(store.roster))
+    return varints(len(store.roster))
 
 
 def roster_pull(link, r):
@@ -176,7 +169,7 @@ def mark(link, r):
            and (sizes is None or export.size(store.disk, ids[i], live) == sizes[i])]
     if ids:
         store.mark_exported(ids)
-    return _numbers(len(ids))
+    return varints(len(ids))
 
 
 def delete(link, seq, r):
@@ -194,7 +187,7 @@ def wipe(link, seq, r):
     r.end()
     ids = link.app.store.history()
     if not ids:
-        return _numbers(0)
+        return varints(0)
     link.ask(seq, ("wipe", len(ids)), "", lambda: _delete(link, ids, True))
     return None
 
@@ -206,4 +199,4 @@ def _delete(link, ids, count):
     if app.session.game_id in ids:
         app.session.close()
     app.show_game()  # no screen may go on showing a game that is gone
-    return _numbers(len(ids)) if count else b""
+    return varints(len(ids)) if count else b""

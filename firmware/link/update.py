@@ -20,7 +20,7 @@ from binascii import crc32
 
 from micropython import const
 from tafel import wire
-from tafel.records import put_text, put_varint
+from tafel.records import put_text, put_varint, varints
 from tafel.wire import WireError
 
 from update.errors import UpdateError
@@ -45,7 +45,7 @@ def run(link, kind, r):
             what = r.varint()
             offset = r.varint()
             data = r.rest()
-            return _numbers(_stager(link).put(what, offset, data))
+            return varints(_stager(link).put(what, offset, data))
         if kind == wire.UPDATE_SEND:
             total = r.varint()
             r.end()
@@ -55,7 +55,7 @@ def run(link, kind, r):
             if not 0 < total <= RAW_MAX:
                 raise WireError("bad_request", "length")
             link.raw = Receiver(link, st, link._last[1], total, link._now)
-            return _numbers(wire.UPDATE_BLOCK)
+            return varints(wire.UPDATE_BLOCK)
         if kind == wire.UPDATE_STATUS:
             r.end()
             return _status(_stager(link))
@@ -201,11 +201,4 @@ def _status(st):
     for index, have in wanted:
         put_varint(out, index)
         put_varint(out, have)
-    return out
-
-
-def _numbers(*numbers):
-    out = bytearray()
-    for n in numbers:
-        put_varint(out, n)
     return out

@@ -33,6 +33,14 @@ def put_varint(out, n):
     out.append(n)
 
 
+def varints(*numbers):
+    """The numbers as consecutive varints: a request or answer body of numbers only."""
+    out = bytearray()
+    for n in numbers:
+        put_varint(out, n)
+    return out
+
+
 def put_text(out, text):
     """Append `text` as a varint length and its UTF-8 bytes."""
     raw = text.encode()

@@ -133,3 +133,10 @@ def test_a_create_record_must_come_first():
         records.game_from_records([records.encode_round(0, [0, 1])])
     with pytest.raises(RecordError):
         records.game_from_records([])
+
+
+def test_varints_packs_numbers_one_after_another():
+    assert records.varints() == b""
+    assert records.varints(0, 127, 128, 300) == b"\x00\x7f\x80\x01\xac\x02"
+    with pytest.raises(RecordError):
+        records.varints(1, -1)

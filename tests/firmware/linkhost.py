@@ -187,13 +187,6 @@ def roster_body(flags, names):
     return out
 
 
-def numbers(*ns):
-    out = bytearray()
-    for n in ns:
-        put_varint(out, n)
-    return out
-
-
 def journals(dev):
     """Every journal byte on the flash: {path: bytes} of games/ and live/."""
     disk = dev.app.store.disk

@@ -1,6 +1,7 @@
 # The serial link on the simulated device: a fake serial, the real Link polled from Runner.step.
-from linkhost import Host, NoAnswer, decode, device, journals, numbers, roster_body
+from linkhost import Host, NoAnswer, decode, device, journals, roster_body
 from tafel import wire
+from tafel.records import varints
 from test_ui_flows import worked_example
 
 SAVE = "# #"  # the worked example's round: result, then saved
@@ -63,20 +64,20 @@ def test_info_before_and_after_setting_the_clock():
     assert info["games"] == 1 and info["running"] == 1 and info["next_id"] == 2
     assert not info["clock_set"] and info["flash"] == "ok" and info["free_kb"] > 0
     assert info["firmware"] == dev.link.firmware
-    before = wire.parse_numbers(host.ok(wire.CLOCK, numbers(1767225600)), 1)[0]
+    before = wire.parse_numbers(host.ok(wire.CLOCK, varints(1767225600)), 1)[0]
     assert before == 0
     info = wire.parse_info(host.ok(wire.INFO))
     assert info["clock_set"] and 1767225600 <= info["clock"] < 1767225600 + 5
-    assert host.err(wire.CLOCK, numbers(0)) == "bad_request"
+    assert host.err(wire.CLOCK, varints(0)) == "bad_request"
 
 
 def test_games_before_the_first_sync_say_so():
     dev = played()
     host = session(dev)
-    host.ok(wire.CLOCK, numbers(1767225600))
+    host.ok(wire.CLOCK, varints(1767225600))
     dev.play("* #")  # home: new game
     worked_example_from_setup(dev)
-    more, games = wire.parse_list(host.ok(wire.LIST, numbers(0)))
+    more, games = wire.parse_list(host.ok(wire.LIST, varints(0)))
     assert [g["created"] for g in games][0] == 0
     assert 1767225600 <= games[1]["created"] < 1767225600 + 600
 
@@ -94,13 +95,13 @@ def worked_example_from_setup(dev):
 def test_list_gives_the_summaries():
     dev = played()
     host = session(dev)
-    more, games = wire.parse_list(host.ok(wire.LIST, numbers(0)))
+    more, games = wire.parse_list(host.ok(wire.LIST, varints(0)))
     assert not more and len(games) == 1
     g = games[0]
     assert g["id"] == 1 and g["players"] == ["Anna", "Ben", "Cleo"] and g["rounds"] == 1
     assert g["variant"] == "standard" and g["live"] and not g["finished"] and not g["exported"]
     assert g["size"] == sum(len(v) for v in journals(dev).values())
-    assert wire.parse_list(host.ok(wire.LIST, numbers(1))) == (False, [])
+    assert wire.parse_list(host.ok(wire.LIST, varints(1))) == (False, [])
 
 
 def test_export_of_the_worked_example_decodes_to_anna_89():
@@ -168,7 +169,7 @@ def test_since_takes_older_games_not_marked_exported():
     games, _, _ = host.export(wire.SINCE, 2, 2)  # a host that has game 2 but never marked game 1
     assert list(games) == [1]
     size1 = sum(len(f) for f in games[1][1])
-    assert wire.parse_numbers(host.ok(wire.MARK, numbers(2, 1, 2, size1, 1)), 1) == [1]  # 2 runs: not marked
+    assert wire.parse_numbers(host.ok(wire.MARK, varints(2, 1, 2, size1, 1)), 1) == [1]  # 2 runs: not marked
     games, _, _ = host.export(wire.SINCE, 2, 2)
     assert games == {}
 
@@ -178,15 +179,15 @@ def test_mark_with_sizes_marks_only_what_the_host_has():
     host = session(dev)
     dev.play("* #")
     worked_example_from_setup(dev)  # game 1 is put away, game 2 runs
-    more, games = wire.parse_list(host.ok(wire.LIST, numbers(0)))
+    more, games = wire.parse_list(host.ok(wire.LIST, varints(0)))
     size = games[0]["size"]
-    assert wire.parse_numbers(host.ok(wire.MARK, numbers(1, 1, size + 1)), 1) == [0]
-    assert wire.parse_numbers(host.ok(wire.MARK, numbers(1, 1, size)), 1) == [1]
-    more, games = wire.parse_list(host.ok(wire.LIST, numbers(0)))
+    assert wire.parse_numbers(host.ok(wire.MARK, varints(1, 1, size + 1)), 1) == [0]
+    assert wire.parse_numbers(host.ok(wire.MARK, varints(1, 1, size)), 1) == [1]
+    more, games = wire.parse_list(host.ok(wire.LIST, varints(0)))
     assert games[0]["exported"] and not games[1]["exported"]
-    assert wire.parse_numbers(host.ok(wire.MARK, numbers(2, 1, 2)), 1) == [1]  # without sizes
-    assert host.err(wire.MARK, numbers(21) + b"\x01" * 21) == "bad_request"
-    assert host.err(wire.MARK, numbers(2, 1, 2, 5)) == "bad_request"  # one size for two games
+    assert wire.parse_numbers(host.ok(wire.MARK, varints(2, 1, 2)), 1) == [1]  # without sizes
+    assert host.err(wire.MARK, varints(21) + b"\x01" * 21) == "bad_request"
+    assert host.err(wire.MARK, varints(2, 1, 2, 5)) == "bad_request"  # one size for two games
 
 
 def test_roster_push_in_parts_and_pull():
@@ -202,7 +203,7 @@ def test_roster_push_in_parts_and_pull():
     pulled = []
     start = 0
     while True:
-        r = wire.Body(host.ok(wire.ROSTER_PULL, numbers(start)))
+        r = wire.Body(host.ok(wire.ROSTER_PULL, varints(start)))
         more = r.byte()
         got = r.texts()
         pulled += got
@@ -221,7 +222,7 @@ def test_a_repeated_request_is_answered_again_not_done_again():
     body = roster_body(0, ["Ben"])
     first = host.request(wire.ROSTER_PUSH, body)
     again = host.request(wire.ROSTER_PUSH, body, seq=host.seq)  # the answer "got lost"
-    assert first == again == (wire.OK, numbers(2))
+    assert first == again == (wire.OK, varints(2))
     host.ok(wire.ROSTER_PUSH, roster_body(wire.LAST, []))
     assert dev.app.store.roster == ["Anna", "Ben"]
 
@@ -230,13 +231,13 @@ def test_delete_asks_on_the_device_and_waits_for_hash():
     dev = played()
     host = session(dev)
     seq = host.seq + 1
-    host.send(wire.encode(wire.DELETE, seq, numbers(1)))
+    host.send(wire.encode(wire.DELETE, seq, varints(1)))
     host.step(500)
     assert [l for l in host.lines() if l.startswith(b"~")] == []  # no answer yet
     screen = dev.screen()
     assert screen[0].startswith("Laptop fragt") and "#1 löschen?" in screen[2]
     assert "Anna Ben Cleo" in screen[4]
-    assert host.err(wire.LIST, numbers(0)) == "busy"
+    assert host.err(wire.LIST, varints(0)) == "busy"
     host.seq = seq
     dev.play("#")
     kind, got_seq, body = host.frame()
@@ -252,15 +253,15 @@ def test_delete_refused_or_unanswered_changes_nothing():
     before = journals(dev)
     host = session(dev)
     seq = host.seq = host.seq + 1
-    host.send(wire.encode(wire.DELETE, seq, numbers(1)))
+    host.send(wire.encode(wire.DELETE, seq, varints(1)))
     host.step(100)
     dev.play("*")
     kind, _, body = host.frame()
     assert kind == wire.ERR and wire.parse_error(body)[0] == "refused"
-    assert host.err(wire.DELETE, numbers(1), max_ms=31000) == "timeout"
+    assert host.err(wire.DELETE, varints(1), max_ms=31000) == "timeout"
     assert not dev.screen()[0].startswith("Laptop")
     assert host.err(wire.WIPE, max_ms=31000) == "timeout"
-    assert host.err(wire.DELETE, numbers(5)) == "no_game"
+    assert host.err(wire.DELETE, varints(5)) == "no_game"
     assert journals(dev) == before and dev.app.session.game is not None
     assert dev.serial.guarded  # the session outlived the 30 s wait
 
@@ -332,14 +333,14 @@ def test_busy_while_exporting_and_cancel():
     dev = played()
     host = session(dev)
     host.ok(wire.EXPORT, bytes((wire.ALL,)))
-    assert host.err(wire.LIST, numbers(0)) == "busy"
+    assert host.err(wire.LIST, varints(0)) == "busy"
     wire.parse_info(host.ok(wire.INFO))  # INFO is always taken
     host.ok(wire.CANCEL)
     host.step(100)
     host.lines()
     host.step(2000)
     assert host.lines() == []  # the stream stopped
-    assert host.ok(wire.LIST, numbers(0))
+    assert host.ok(wire.LIST, varints(0))
 
 
 def test_lost_frames_and_acks_are_sent_again():
@@ -403,6 +404,6 @@ def test_output_is_printable_and_never_a_control_code():
     dev = played()
     host = session(dev)
     host.export(wire.ALL)
-    host.ok(wire.LIST, numbers(0))
-    host.err(wire.DELETE, numbers(9))
+    host.ok(wire.LIST, varints(0))
+    host.err(wire.DELETE, varints(9))
     assert dev.serial.sent > 200 and dev.serial.bad == []

@@ -4,8 +4,9 @@ import hashlib
 import struct
 
 from crypto.test_bundle_read import FIXTURE, PUBLIC
-from linkhost import Host, device, numbers
+from linkhost import Host, device
 from tafel import wire
+from tafel.records import varints
 from update import manifest as fmt
 from update.stage import Stager
 
@@ -23,7 +24,7 @@ def session():
 
 
 def begin(host):
-    body = hashlib.sha256(FIXTURE[:HEAD]).digest()[:8] + numbers(HEAD)
+    body = hashlib.sha256(FIXTURE[:HEAD]).digest()[:8] + varints(HEAD)
     return status(host.ok(wire.UPDATE_BEGIN, body))
 
 
@@ -46,7 +47,7 @@ def stream(host, data, spoil=None):
     """UPDATE_SEND of data, sent under the window as the device reports what it took.
     spoil(bytes sent so far, next piece) may change a piece on its way. The last UPDATE_RX:
     (taken, done, state); also the most unread bytes the device ever had waiting."""
-    body = host.ok(wire.UPDATE_SEND, numbers(len(data)))
+    body = host.ok(wire.UPDATE_SEND, varints(len(data)))
     assert wire.Body(body).varint() == wire.UPDATE_BLOCK
     seq = host.seq
     sent = taken = most = 0
@@ -132,7 +133,7 @@ def test_a_stream_that_stops_short_ends_after_the_idle_time_by_the_clock():
     dev, host = session()
     begin(host)
     head = b"".join(blocks([(0, 0, FIXTURE[:HEAD])], 64))
-    host.ok(wire.UPDATE_SEND, numbers(len(head)))
+    host.ok(wire.UPDATE_SEND, varints(len(head)))
     host.send(head[:100])  # the host goes away: the second block is never whole
     start = dev.clock.ticks_ms()
     while True:
@@ -149,9 +150,9 @@ def test_a_stream_that_stops_short_ends_after_the_idle_time_by_the_clock():
 
 def test_a_block_for_the_wrong_place_writes_nothing_and_the_count_is_checked():
     dev, host = session()
-    assert host.err(wire.UPDATE_SEND, numbers(10)) == "update"  # no transfer
+    assert host.err(wire.UPDATE_SEND, varints(10)) == "update"  # no transfer
     begin(host)
-    assert host.err(wire.UPDATE_SEND, numbers(0)) == "bad_request"
+    assert host.err(wire.UPDATE_SEND, varints(0)) == "bad_request"
     late = wire.update_block(0, 64, FIXTURE[64:128])  # the device has nothing yet: not at 64
     (taken, done, state), _ = stream(host, late)
     assert state == wire.RX_DONE and status(host.ok(wire.UPDATE_STATUS))[:2] == (1, 0)
