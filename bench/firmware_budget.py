@@ -68,7 +68,7 @@ def deployed_sources():
     files = []
     for path in sorted(glob.glob(os.path.join(FIRMWARE, "**", "*.py"), recursive=True)):
         rel = os.path.relpath(path, FIRMWARE)
-        if rel.split(os.sep)[0] in ("sim", "__pycache__"):
+        if rel.split(os.sep)[0] in ("sim", "port", "__pycache__"):
             continue
         files.append((os.path.relpath(path, REPO), rel[:-3]))
     for path in sorted(glob.glob(os.path.join(CORE, "*.py"))):

@@ -10,7 +10,7 @@
 # device reads. `tafel bundle show` verifies with the device's bundle.py too.
 #
 # What goes in: every .py under firmware/ except firmware/sim/ (the
-# simulator's machine) and the boot files (boot.py, bootsel.py: installed
+# simulator's machine), firmware/port/ (the firmware image's build) and the boot files (boot.py, bootsel.py: installed
 # once at the flash's root, never updated), at its path below firmware/, and
 # lib/tafel/ as lib/tafel/; compiled with mpy-cross to .mpy, except main.py,
 # which MicroPython runs by name and so stays source. Each file is compressed
@@ -33,7 +33,7 @@ from . import keys
 from .sim import repo_root
 
 SOURCE_FILES = ("main.py",)  # run by name: it stays .py on the device
-LEFT_OUT = ("sim",)  # folders of firmware/ that never go onto a device
+LEFT_OUT = ("sim", "port")  # folders of firmware/ that never go onto a device (the simulator, the image build)
 BOOT_FILES = ("bootsel.py", "boot.py")  # the flash's root, put there by a first install only (boot.py last: until
 # it is there nothing chooses a slot); no bundle has them
 VERSION_FILE = "lib/tafel/version.py"

@@ -2,6 +2,13 @@
 #
 #   micropython firmware/sim/run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS]
 #       [--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID] [--serial-session FILE]]
+#       [--heap-growth N]
+#
+# The heap: in the image's own 32-bit build (firmware/port/unix/build.sh frozen)
+# the application is frozen in as on the ESP32, the launcher starts this with the
+# board's first heap area (-X heapsize) and --heap-growth, what the heap may grow
+# by; grant_sim_share adds what the simulator's own parts take (below). On any
+# other interpreter the application is imported from this checkout.
 #
 # stdin, one command a line           stdout
 #   key <0-9 A-D * # CW CCW PUSH>       ok <1 if the glass changed, else 0> [asleep]
@@ -35,12 +42,35 @@
 # a Ctrl-C outside a link session stops the firmware and a REPL takes the
 # port (sim/simusb.py), so mpremote works; Ctrl-D at its prompt starts the
 # firmware again.
+import gc
 import sys
 
+_START_ALLOC = gc.mem_alloc()  # this script's compiled code and the interpreter's own start
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 _FIRMWARE = _HERE.rsplit("/", 1)[0] if "/" in _HERE else ".."
-sys.path.insert(0, _FIRMWARE + "/../lib")
-sys.path.insert(0, _FIRMWARE)
+
+
+def _frozen_app():
+    # True in the image's own build (firmware/port/unix/build.sh frozen): the application
+    # and the simulator's machine are frozen into the interpreter, as on the ESP32.
+    path = sys.path[:]
+    sys.path[:] = [".frozen"]
+    try:
+        import appimage  # noqa: F401  (frozen beside the application, firmware/port/manifest.py)
+
+        return True
+    except ImportError:
+        return False
+    finally:
+        sys.path[:] = path
+
+
+FROZEN = _frozen_app()
+if FROZEN:  # the frozen modules first; from this checkout only what a flash's root holds (bootsel)
+    sys.path[:] = [".frozen", _FIRMWARE]
+else:  # the application and the simulator from this checkout, compiled as they are imported
+    sys.path.insert(0, _FIRMWARE + "/../lib")
+    sys.path.insert(0, _FIRMWARE)
 
 _HOST_PATH = list(sys.path)  # the simulator's own modules (sim/) and, for a flat flash, the app
 
@@ -51,7 +81,7 @@ def _say(line):
 
 
 def boot_slot(flash_path):
-    """(FlashDev, volume or None): the flash, and its application slot on sys.path if it has one.
+    """(FileFlash, volume or None): the flash, and its application slot on sys.path if it has one.
 
     A flash with /app/current (a first install by sim/install.py, then
     updates) runs the application from its slot, as boot.py and bootsel.py
@@ -60,10 +90,9 @@ def boot_slot(flash_path):
     this checkout's firmware (the flat layout)."""
     import vfs
 
-    import bootsel
-    from sim.flashdev import FlashDev
+    from sim.fileflash import FileFlash
 
-    dev = FlashDev(path=flash_path)
+    dev = FileFlash(flash_path)  # in its file only: the device's heap holds no copy of the flash
     try:
         vol = vfs.VfsLfs2(dev)
     except OSError:
@@ -101,7 +130,7 @@ def reboot(device, dev, vol):
     simwdt.stop()
     bootsel = sys.modules["bootsel"]
     bootsel.wdt = None
-    keep = ("bootsel", "sim", "sim.flashdev", "sim.simwdt", "__main__")
+    keep = ("bootsel", "sim", "sim.flashdev", "sim.fileflash", "sim.simwdt", "__main__")
     for name in list(sys.modules):  # the application's modules and packages (a folder without
         module = sys.modules[name]  # __init__ has only __path__, the old slot's): built-ins stay
         if name not in keep and (getattr(module, "__file__", None) or getattr(module, "__path__", None)):
@@ -174,13 +203,14 @@ def serve(device, inp, out, dev=None, vol=None):
         out.write("ok %d%s\n" % (device.changed(), " asleep" if device.asleep else ""))
 
 
-_USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS] "
+_USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS] [--heap-growth N] "
           "[--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID] [--serial-session FILE]]")
 
 
 def _args(argv):
     opts = {"--flash": None, "--board": None, "--epoch": "0", "--serial-in": None, "--serial-out": None,
-            "--baud": "115200", "--device-id": None, "--trial-wdt-ms": None, "--serial-session": None}
+            "--baud": "115200", "--device-id": None, "--trial-wdt-ms": None, "--serial-session": None,
+            "--heap-growth": None}
     i = 1
     while i < len(argv):
         if argv[i] in opts and i + 1 < len(argv):
@@ -212,8 +242,43 @@ def _serial(opts):
                   session_file=opts["--serial-session"]), device_id
 
 
+def grant_sim_share(profile_path, growth):
+    """The heap the simulator's own parts take, measured now, granted on top of the board's.
+
+    The device's heap is the board's (its profile's "python": the first area by
+    `-X heapsize`, `heap_growth` more when that is full, as the ESP32 grows its
+    heap); the simulator's parts (this script, the emulated machine and chips)
+    run in the same heap but are no part of the device. So before any of the
+    firmware runs, this measures what they take (gc.mem_alloc() before and
+    after importing them and wiring one machine as the profile says) and adds
+    that to the growth the heap may take (heapgrow.c reads TAFEL_HEAP_GROWTH).
+    Only in the image's own build: returns the share in bytes, or None."""
+    import gc
+    import os
+
+    if not FROZEN:
+        return None
+    import board
+
+    profile = board.load_profile(profile_path)
+    gc.collect()
+    before = gc.mem_alloc()
+    from sim import fileflash, halted, simmachine, simpower, simusb, simwdt  # noqa: F401
+
+    machine = simmachine.from_profile(profile)  # Device wires its own; this one shows the size
+    machine = None  # noqa: F841
+    gc.collect()
+    share = gc.mem_alloc() - before + _START_ALLOC  # + this script's compiled code
+    os.putenv("TAFEL_HEAP_GROWTH", str(growth + share))
+    return share
+
+
 def main():
     opts = _args(sys.argv)
+    if opts["--heap-growth"] is not None:
+        share = grant_sim_share(opts["--board"], int(opts["--heap-growth"]))
+        if share is not None:
+            sys.stderr.write("heap: the simulator's own parts take %d bytes, granted beside the board's\n" % share)
     import bootsel
     from sim import simwdt
 

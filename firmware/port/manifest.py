@@ -1,0 +1,22 @@
+# The application frozen into a Tafel MicroPython image: the one list of what ships as code in flash.
+#
+# Used by the ESP32 board definition (boards/TAFEL_ESP32/manifest.py) and by
+# the 32-bit unix build that measures the device's heap here
+# (unix/manifest_frozen.py), so what is measured is what ships. Paths are
+# relative to this file (MicroPython's manifest tool resolves them so).
+#
+# Not frozen, and why:
+#   boot.py, bootsel.py  stay at the flash's root, never updated (docs/updates.md)
+#   main.py              MicroPython runs a frozen main.py before the file system's,
+#                        so a frozen one could never be replaced by an update
+#   sim/                 the simulator's machine; port/ this folder
+#
+# Beside the application: appimage.py, what the image holds (its version and the
+# SHA-256 of every frozen file as a bundle carries it), which updates compare
+# bundles with. The image's build writes it first (python -m tafel_host.appimage).
+package("tafel", base_path="../../lib")
+for _name in ("board.py", "clock.py", "power.py", "runner.py", "session.py", "startup.py"):
+    module(_name, base_path="..")
+for _pkg in ("drivers", "link", "store", "ui", "update"):
+    package(_pkg, base_path="..")
+module("appimage.py", base_path="../../build/appimage")

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds (once, then incrementally) the 32-bit MicroPython unix ports that measure the device here.
+#
+#   firmware/port/unix/build.sh mpy|frozen     prints the path of the micropython binary
+#
+#   mpy     the application is not frozen: imported as .mpy files (stock MicroPython on a board)
+#   frozen  the application frozen in by firmware/port/manifest.py, as in the ESP32 image
+#
+# Both: 32-bit (the ESP32's object sizes), the heap in two areas like the ESP32's
+# (tafel/mpconfigvariant.h), asyncio and the simulator's machine (firmware/sim) frozen.
+# Unstripped, so valgrind's callgrind can name functions.
+#
+# The source: MICROPYTHON_SRC, a tarball or a folder of MicroPython v1.28.0 (default
+# ../shared/vendor/micropython-1.28.0.tar.gz beside the repository). It is unpacked
+# into build/micropython-<version>/; each build goes to build/unix32-<kind>-<version>/.
+# Needs a C compiler that builds 32-bit code (Debian/Ubuntu: apt-get install gcc-multilib).
+set -euo pipefail
+KIND=${1:-}
+case "$KIND" in mpy|frozen) ;; *) echo "usage: $0 mpy|frozen" >&2; exit 2 ;; esac
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+VERSION=1.28.0
+SRC_IN=${MICROPYTHON_SRC:-$REPO/../shared/vendor/micropython-$VERSION.tar.gz}
+TREE=$REPO/build/micropython-$VERSION
+OUT=$REPO/build/unix32-$KIND-$VERSION
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+say() { echo "build.sh: $*" >&2; }
+
+if [ ! -f "$TREE/py/mpconfig.h" ]; then
+    if [ -d "$SRC_IN" ]; then
+        [ -f "$SRC_IN/py/mpconfig.h" ] || { say "$SRC_IN is no MicroPython source folder"; exit 2; }
+        mkdir -p "$TREE" && cp -a "$SRC_IN/." "$TREE/"
+    elif [ -f "$SRC_IN" ]; then
+        mkdir -p "$REPO/build" && rm -rf "$TREE.part" && mkdir "$TREE.part"
+        tar xzf "$SRC_IN" -C "$TREE.part" --strip-components=1
+        mv "$TREE.part" "$TREE"
+    else
+        say "no MicroPython source: $SRC_IN is missing."
+        say "Set MICROPYTHON_SRC to a tarball or folder of MicroPython v$VERSION, e.g. a clone of"
+        say "https://github.com/micropython/micropython at tag v$VERSION."
+        exit 2
+    fi
+fi
+grep -q "MICROPY_VERSION_MINOR $(echo $VERSION | cut -d. -f2)\$" "$TREE/py/mpconfig.h" \
+    || { say "$TREE is not MicroPython v$VERSION"; exit 2; }
+
+if ! echo 'int main(void){return 0;}' | ${CC:-gcc} -m32 -x c -o /dev/null - 2>/dev/null; then
+    say "the C compiler cannot build 32-bit programs (Debian/Ubuntu: apt-get install gcc-multilib)"
+    exit 2
+fi
+
+if [ "$KIND" = frozen ]; then  # what the image holds: firmware/port/manifest.py freezes it beside the app
+    (cd "$REPO" && "${PYTHON:-$REPO/.venv/bin/python}" -m tafel_host.appimage build/appimage/appimage.py)
+fi
+make -s -C "$TREE/mpy-cross" -j"$JOBS" >&2
+make -s -C "$TREE/ports/unix" -j"$JOBS" \
+    VARIANT_DIR="$REPO/firmware/port/unix/tafel" BUILD="$OUT" \
+    FROZEN_MANIFEST="$REPO/firmware/port/unix/manifest_$KIND.py" \
+    MICROPY_FORCE_32BIT=1 STRIP= >&2
+echo "$OUT/micropython"
