@@ -32,7 +32,7 @@ import json
 APP = "/app"
 POINTER = APP + "/current"
 TRIES = 3  # boots a new version gets to confirm itself
-BOOT_VERSION = 1  # what bundles' min-boot is compared with
+BOOT_VERSION = 2  # what bundles' min-boot is compared with (2: lays a slot over a frozen application)
 TRIAL_WDT_MS = 60000  # a trial boot that has not confirmed in this long resets
 
 wdt = None  # the watchdog started for a trial boot (the app feeds it: update/health.py)
@@ -98,12 +98,29 @@ def boot():
     folder, trial = choose(None)
     if not folder:
         return
-    sys.path[:] = [folder, ".frozen", folder + "/lib", "/"]
+    if not lay_over(folder):  # stock MicroPython: the slot holds the whole application
+        sys.path[:] = [folder, ".frozen", folder + "/lib", "/"]
     os.chdir(folder)  # MicroPython then runs the slot's main.py
     if trial:
         import machine
 
         watch(machine)
+
+
+def lay_over(folder):
+    """A Tafel firmware image (the application frozen in): the slot's modules over it; False if none.
+
+    The slot holds only what differs from the image (update/stage.py), module by
+    module; overlay.py, frozen in the image, puts each before its frozen one."""
+    try:
+        import overlay
+    except ImportError:  # stock MicroPython: no frozen application
+        return False
+    import sys
+
+    sys.path[:] = [".frozen", "/", "/lib"]
+    overlay.install(folder)
+    return True
 
 
 def watch(machine):

@@ -17,7 +17,7 @@ from . import bundle_build
 
 HEADER = ("# What this Tafel firmware image holds frozen: written by tafel_host/appimage.py at the\n"
           "# image's build, never by hand. FILES: the bundle paths of the frozen application;\n"
-          "# DIGESTS: their SHA-256, 32 bytes each in the same order.\n")
+          "# DIGESTS: their SHA-256 (32 bytes each), in the same order.\n")
 
 
 def render(version, mpy, files):
@@ -27,7 +27,7 @@ def render(version, mpy, files):
     lines += ["    %r," % path for path, _ in files]
     lines.append(")")
     lines.append("DIGESTS = (")
-    lines += ["    %r" % bytes(digest) for _, digest in files]
+    lines += ["    %r," % bytes(digest) for _, digest in files]
     lines.append(")")
     return "\n".join(lines) + "\n"
 

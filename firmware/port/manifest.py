@@ -11,7 +11,8 @@
 #                        so a frozen one could never be replaced by an update
 #   sim/                 the simulator's machine; port/ this folder
 #
-# Beside the application: appimage.py, what the image holds (its version and the
+# Beside the application: overlay.py, which lays an update's modules over the frozen
+# ones (bootsel.boot() installs it; in no bundle, so no update can replace it), and appimage.py, what the image holds (its version and the
 # SHA-256 of every frozen file as a bundle carries it), which updates compare
 # bundles with. The image's build writes it first (python -m tafel_host.appimage).
 package("tafel", base_path="../../lib")
@@ -19,4 +20,5 @@ for _name in ("board.py", "clock.py", "power.py", "runner.py", "session.py", "st
     module(_name, base_path="..")
 for _pkg in ("drivers", "link", "store", "ui", "update"):
     package(_pkg, base_path="..")
+module("overlay.py")
 module("appimage.py", base_path="../../build/appimage")

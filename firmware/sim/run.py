@@ -117,7 +117,13 @@ def _choose(vol):
         vfs.mount(vol, "/flash")
     except OSError:
         pass  # mounted already (a reboot after an update)
-    sys.path[:] = ["/flash" + folder, "/flash" + folder + "/lib"] + _HOST_PATH
+    if FROZEN:  # as bootsel.lay_over on the device: the slot's modules over the frozen ones
+        import overlay
+
+        sys.path[:] = _HOST_PATH
+        overlay.install("/flash" + folder)
+    else:
+        sys.path[:] = ["/flash" + folder, "/flash" + folder + "/lib"] + _HOST_PATH
     return vol
 
 
@@ -130,7 +136,11 @@ def reboot(device, dev, vol):
     simwdt.stop()
     bootsel = sys.modules["bootsel"]
     bootsel.wdt = None
-    keep = ("bootsel", "sim", "sim.flashdev", "sim.fileflash", "sim.simwdt", "__main__")
+    if FROZEN:
+        import overlay
+
+        overlay.uninstall()
+    keep = ("bootsel", "sim", "sim.flashdev", "sim.fileflash", "sim.simwdt", "overlay", "__main__")
     for name in list(sys.modules):  # the application's modules and packages (a folder without
         module = sys.modules[name]  # __init__ has only __path__, the old slot's): built-ins stay
         if name not in keep and (getattr(module, "__file__", None) or getattr(module, "__path__", None)):

@@ -17,8 +17,12 @@
 # a transfer resumes from what status() finds: the head's length, each
 # part's length, and each staged file whose SHA-256 matches the manifest.
 # Files the new version shares with the running one are copied on the device
-# in finish(), never sent. Nothing here touches /data, and nothing switches
-# before finish() has checked the signature again and every file's hash.
+# in finish(), never sent. In a Tafel firmware image (the application frozen
+# in, firmware/port) files the image holds, by the SHA-256 its frozen
+# appimage module lists, are neither sent nor stored: the slot keeps only what
+# differs, and bootsel lays it over the image (port/overlay.py). Nothing
+# here touches /data, and nothing switches before finish() has checked the
+# signature again and every file's hash.
 # All flash writes go through store.fsys.Disk (the storage code's door).
 # Heap (bench/update_speed.py --heap): the reader's parts (update/parts.py) and the manifest format
 # are imported when needed (_parts()) and dropped while the signature is
@@ -31,7 +35,7 @@ from micropython import const
 from store.fsys import Disk
 from tafel.version import VERSION
 
-from update import header
+from update import header, image
 from update.errors import UpdateError
 
 # Private constants are const(): no global and no interned name on the device.
@@ -67,6 +71,7 @@ class Stager:
         self.manifest = None
         self._head = None  # the head, open while the manifest reads its entries from it
         self.buf = bytearray(512)  # parts.CHUNK
+        self.image = image.load()  # None on stock MicroPython
         self._id = None
         self._head_len = 0
         self._load_id()
@@ -131,7 +136,7 @@ class Stager:
         m = self.manifest
         for i in range(len(m.files)):
             entry = m.files[i]
-            if self._staged(entry) or self._local(entry):
+            if self._in_image(entry) or self._staged(entry) or self._local(entry):
                 continue
             got = self.disk.size(self._part(i)) or 0
             if got == entry.stored:  # whole, but cut off before it was unpacked
@@ -208,7 +213,7 @@ class Stager:
         free, total, bs = self.disk.space()
         need = 4
         for entry in m.files:
-            if not self._staged(entry):
+            if not (self._in_image(entry) or self._staged(entry)):
                 need += (entry.size + bs - 1) // bs + 1 + (entry.stored + bs - 1) // bs
         if free - need < RESERVE:
             raise UpdateError("no_space", (need * bs // 1024, free * bs // 1024))
@@ -231,6 +236,9 @@ class Stager:
         src.close()
         self.disk.rename(path + ".new", path)
         self.disk.remove(part)
+
+    def _in_image(self, entry):
+        return self.image is not None and image.holds(self.image, entry)
 
     def _staged(self, entry):
         return self._matches(self._slot(self.target, entry.path), entry)

@@ -9,10 +9,10 @@ from update.errors import UpdateError
 
 def switch(st):
     """Copy the files shared with the running version into the target slot, drop those of an
-    older version, point bootsel at the slot (one rename) and clear the stage; the new version."""
+    older version and those the firmware image holds, point bootsel at the slot (one rename) and clear the stage; the new version."""
     m = st.manifest
     for entry in m.files:
-        if st._staged(entry):
+        if st._in_image(entry) or st._staged(entry):  # the image holds it, or the slot has it
             continue
         if not st._local(entry):
             raise UpdateError("incomplete", entry.path)
@@ -55,7 +55,9 @@ def _drop_extra(st, slot, sub, m):
         rel = sub + "/" + name if sub else name
         if kind == 0x4000:
             subs.append(rel)
-        elif m.file(rel) is None:
-            st.disk.remove(folder + "/" + name)
+        else:
+            entry = m.file(rel)
+            if entry is None or st._in_image(entry):  # an older version's, or the image's own
+                st.disk.remove(folder + "/" + name)
     for rel in subs:
         _drop_extra(st, slot, rel, m)
