@@ -27,11 +27,11 @@ import time
 from collections import namedtuple
 from pathlib import Path
 
+from . import sim_runtime
 from .sim_device import KEYS, SimDevice, SimError
 from .sim_serial import DEFAULT_BAUD, SimSerial, write_port_file
 
 DEFAULT_BOARD = "esp32-devkitc-ssd1306"
-HEAP = "4M"  # the unix port's heap for the simulated device
 SNAP_SCALE = 4  # snapshot PNGs of a mono display (the 128x64 OLED): 4 x 4 image pixels per display pixel
 SNAP_SCALE_COLOUR = 2  # of a colour display (the 240x135 LCD): 2 x 2, its picture is already drawn at about 2x
 TOKENS = "keys 0-9 A-D * #, rotary CW CCW PUSH, wait:<ms>, snap:<name>, power-cut"
@@ -118,8 +118,17 @@ def default_flash_path():
 
 
 def device_command(micropython, run_py, flash, board):
-    return [str(micropython), "-X", "heapsize=" + HEAP, Path(run_py).as_posix(),
-            "--flash", str(flash), "--board", str(board)]
+    """The device process on this unix port (the host runtime: the board's heap scaled, sim_runtime.py)."""
+    runtime = sim_runtime.choose(board, repo_root(), lambda: micropython, "host")
+    return sim_runtime.command(runtime, run_py, flash, board)
+
+
+def device_runtime(board, want="auto"):
+    """The Runtime `tafel sim` runs a board on (sim_runtime.choose); SetupError if it cannot be had."""
+    try:
+        return sim_runtime.choose(board, repo_root(), find_micropython, want)
+    except sim_runtime.NoRuntime as err:
+        raise SetupError(str(err))
 
 
 # -- key scripts --
@@ -246,6 +255,10 @@ def add_parser(commands):
                      help="write the serial port's path to FILE once the device is ready for a host")
     cmd.add_argument("--baud", metavar="N", type=int, default=DEFAULT_BAUD,
                      help="the serial line's rate, baud/10 bytes a second each way (default: %(default)s)")
+    cmd.add_argument("--runtime", choices=("auto", "device", "host"), default="auto",
+                     help="device: the 32-bit build of the ESP32's MicroPython with the app frozen in, in the "
+                          "board's heap (make heap builds it); host: the unix port found beside this Python or on "
+                          "PATH, in the board's heap scaled for it; auto (default): device where it is built")
     cmd.set_defaults(run=run)
     return cmd
 
@@ -311,11 +324,11 @@ def _close(serial, port_file):
 
 def _prepare(args):
     run_py = find_run_py()
-    micropython = find_micropython()
     board = find_board(args.board)
+    runtime = device_runtime(board, args.runtime)
     flash = Path(args.flash).expanduser() if args.flash else default_flash_path()
     flash.parent.mkdir(parents=True, exist_ok=True)
-    return device_command(micropython, run_py, flash.resolve(), board), flash
+    return sim_runtime.command(runtime, run_py, flash.resolve(), board), flash
 
 
 def _headless(command, steps, out_dir, source, serial=None, args=None):

@@ -286,9 +286,7 @@ def grant_sim_share(profile_path, growth):
 def main():
     opts = _args(sys.argv)
     if opts["--heap-growth"] is not None:
-        share = grant_sim_share(opts["--board"], int(opts["--heap-growth"]))
-        if share is not None:
-            sys.stderr.write("heap: the simulator's own parts take %d bytes, granted beside the board's\n" % share)
+        grant_sim_share(opts["--board"], int(opts["--heap-growth"]))
     import bootsel
     from sim import simwdt
 
