@@ -2,13 +2,14 @@
 #
 #   micropython firmware/sim/run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS]
 #       [--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID] [--serial-session FILE]]
-#       [--heap-growth N]
+#       [--heap-growth N [--heap-watch 1]]
 #
 # The heap: in the image's own 32-bit build (firmware/port/unix/build.sh frozen)
 # the application is frozen in as on the ESP32, the launcher starts this with the
 # board's first heap area (-X heapsize) and --heap-growth, what the heap may grow
 # by; grant_sim_share adds what the simulator's own parts take (below). On any
-# other interpreter the application is imported from this checkout.
+# other interpreter the application is imported from this checkout. sim/simheap.py
+# measures the simulator's share and, with --heap-watch, the heap's peak.
 #
 # stdin, one command a line           stdout
 #   key <0-9 A-D * # CW CCW PUSH>       ok <1 if the glass changed, else 0> [asleep]
@@ -140,7 +141,7 @@ def reboot(device, dev, vol):
         import overlay
 
         overlay.uninstall()
-    keep = ("bootsel", "sim", "sim.flashdev", "sim.fileflash", "sim.simwdt", "overlay", "__main__")
+    keep = ("bootsel", "sim", "sim.flashdev", "sim.fileflash", "sim.simwdt", "sim.simheap", "overlay", "__main__")
     for name in list(sys.modules):  # the application's modules and packages (a folder without
         module = sys.modules[name]  # __init__ has only __path__, the old slot's): built-ins stay
         if name not in keep and (getattr(module, "__file__", None) or getattr(module, "__path__", None)):
@@ -172,10 +173,23 @@ def _halt(err, profile_path, serial, device_id):
     return Halted(profile_path, serial, err, device_id)
 
 
+watch = None  # a HeapWatch with --heap-watch
+
+
 def serve(device, inp, out, dev=None, vol=None):
+    try:
+        _serve(device, inp, out, dev, vol)
+    finally:
+        if watch is not None:
+            watch.say()
+
+
+def _serve(device, inp, out, dev, vol):
     from sim import simwdt
 
     while True:
+        if watch is not None:
+            watch.look()
         if device.restart_pending and vol is None:  # blank at power-up: formatted by the store since
             vol = getattr(device.app.store.disk, "vol", None)
         if device.restart_pending and vol is not None:
@@ -213,14 +227,14 @@ def serve(device, inp, out, dev=None, vol=None):
         out.write("ok %d%s\n" % (device.changed(), " asleep" if device.asleep else ""))
 
 
-_USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS] [--heap-growth N] "
+_USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS] [--heap-growth N [--heap-watch 1]] "
           "[--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID] [--serial-session FILE]]")
 
 
 def _args(argv):
     opts = {"--flash": None, "--board": None, "--epoch": "0", "--serial-in": None, "--serial-out": None,
             "--baud": "115200", "--device-id": None, "--trial-wdt-ms": None, "--serial-session": None,
-            "--heap-growth": None}
+            "--heap-growth": None, "--heap-watch": None}
     i = 1
     while i < len(argv):
         if argv[i] in opts and i + 1 < len(argv):
@@ -252,41 +266,16 @@ def _serial(opts):
                   session_file=opts["--serial-session"]), device_id
 
 
-def grant_sim_share(profile_path, growth):
-    """The heap the simulator's own parts take, measured now, granted on top of the board's.
-
-    The device's heap is the board's (its profile's "python": the first area by
-    `-X heapsize`, `heap_growth` more when that is full, as the ESP32 grows its
-    heap); the simulator's parts (this script, the emulated machine and chips)
-    run in the same heap but are no part of the device. So before any of the
-    firmware runs, this measures what they take (gc.mem_alloc() before and
-    after importing them and wiring one machine as the profile says) and adds
-    that to the growth the heap may take (heapgrow.c reads TAFEL_HEAP_GROWTH).
-    Only in the image's own build: returns the share in bytes, or None."""
-    import gc
-    import os
-
-    if not FROZEN:
-        return None
-    import board
-
-    profile = board.load_profile(profile_path)
-    gc.collect()
-    before = gc.mem_alloc()
-    from sim import fileflash, halted, simmachine, simpower, simusb, simwdt  # noqa: F401
-
-    machine = simmachine.from_profile(profile)  # Device wires its own; this one shows the size
-    machine = None  # noqa: F841
-    gc.collect()
-    share = gc.mem_alloc() - before + _START_ALLOC  # + this script's compiled code
-    os.putenv("TAFEL_HEAP_GROWTH", str(growth + share))
-    return share
-
-
 def main():
     opts = _args(sys.argv)
-    if opts["--heap-growth"] is not None:
-        grant_sim_share(opts["--board"], int(opts["--heap-growth"]))
+    global watch
+    if opts["--heap-growth"] is not None and FROZEN:  # the image's build: the board's heap exactly
+        from sim import simheap
+
+        growth = int(opts["--heap-growth"])
+        share = simheap.grant_sim_share(opts["--board"], growth, _START_ALLOC)
+        if opts["--heap-watch"] is not None:
+            watch = simheap.HeapWatch(share, growth)
     import bootsel
     from sim import simwdt
 

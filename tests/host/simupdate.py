@@ -55,9 +55,13 @@ def _store_with(path, public, name):
     return path
 
 
-def install(s, flash, version):
-    """A first install of `version` into the flash image (what tafel flash does to a board)."""
-    done = subprocess.run([str(find_micropython()), "-X", "heapsize=8M", str(INSTALL), "--flash", str(flash), "--pub",
+def install(s, flash, version, micropython=None):
+    """A first install of `version` into the flash image (what tafel flash does to a board).
+
+    micropython: the interpreter the simulated device will run (its build decides what the
+    slot holds: on the device build, only what its frozen image lacks); default the host port."""
+    done = subprocess.run([str(micropython or find_micropython()), "-X", "heapsize=8M", str(INSTALL), "--flash",
+                           str(flash), "--pub",
                            s.public.hex(), str(s.bundles[version])],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -1,0 +1,245 @@
+# What the device must do within its heap, run on the 32-bit device build in a chosen heap.
+#
+#   sc = Scenarios(tmp_dir)                    # test keys, signed versions, flash images (made once)
+#   result = sc.run("evening", heap, growth)   # Result: ok, why, peak, largest free, sim share
+#
+# Each scenario is a whole piece of an evening at the table, played on the firmware
+# frozen into the 32-bit unix build of the MicroPython the ESP32 runs
+# (firmware/port/unix/build.sh frozen), with the application deployed as the
+# image ships it and the board's heap (or the one asked for):
+#   evening   10 seats typed with multi-tap, 300 rounds by keys, an edit of a past
+#             round, an undo, the game ended (game over), a second game of three
+#   export    `tafel export` of 100 stored games over the simulated USB serial
+#   usb       `tafel update` of a signed version over the USB serial; the new
+#             version runs (laid over the image) and keeps the game
+#   wifi      the same update fetched over Wi-Fi from `tafel serve-update`
+# A scenario fails on a MemoryError anywhere in the device's log, a screen that is
+# not the one expected, or a host command that does not succeed.
+# bench/device_heap.py searches the smallest heap for each; tests/host/test_device_heap.py
+# is the gate at the board's own heap.
+import io
+import subprocess
+import sys
+import threading
+from collections import namedtuple
+from pathlib import Path
+
+from simlink import ROOT
+from simupdate import install, signed_versions
+
+from tafel_host import serve_update, sim_runtime
+from tafel_host.sim import follow_real_time
+from tafel_host.sim_device import SimDevice, SimError
+from tafel_host.sim_serial import SimSerial
+
+BOARD = ROOT / "hardware" / "boards" / "esp32-devkitc-ssd1306.json"
+RUN_PY = ROOT / "firmware" / "sim" / "run.py"
+NAMES = ("2 6 6 wait:1200 6 6 2", "2 2 3 3 6 6", "2 2 2 5 5 5 3 3 6 6 6", "3 2 6 6 2", "3 3 6 4 4 4 5 5 5",
+         "3 3 3 7 7 7 4 4 4 8 9 9 9 9", "4 8 8 7 7 7 7", "4 4 2 6 6 wait:1200 6 6 2", "4 4 4 3 2", "5 2 6 6")
+ROUNDS = 300
+SCENARIOS = ("evening", "export", "usb", "wifi")
+
+Result = namedtuple("Result", "ok why peak largest share")
+
+
+def device_build():
+    return sim_runtime.device_build(ROOT)
+
+
+def evening_keys():
+    """[(keys, check)]: each a line of keys and a function of the screen's text after it (or None)."""
+    steps = [("1 D 9 9 9 9 9 D", None)]  # home: new game, target 99999, down to "+ player"
+    for typed in NAMES:
+        steps.append(("# # " + typed + " #", None))
+    steps.append(("#", lambda text: text[0].startswith("R1")))  # ten seats: the cursor is on start
+    seed = 12345
+    for r in range(ROUNDS):
+        keys = []
+        for s in range(10):
+            if s == r % 10:
+                keys.append("A")
+            else:
+                seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+                keys.append(" ".join(str((seed >> 16) % 61)))
+            keys.append("D" if s < 9 else "#")
+        steps.append(((" " if r == 0 else "# ") + " ".join(keys) + " #", None))
+    steps[-1] = (steps[-1][0], lambda text: text[0].startswith("Stand R%d" % ROUNDS))
+    # edit round 299 (rounds list, newest first): the first seat's hand 5, through the seats, save
+    steps.append(("B D # * * 5 " + "# " * 10 + "#", lambda text: text[0].startswith("Stand R%d" % ROUNDS)))
+    steps.append(("A #", lambda text: text[0].startswith("Stand R%d" % (ROUNDS - 1))))  # undo round 300
+    # end the game (the rounds list's last entry, confirmed); # on the standings shows game over
+    steps.append(("B C # # #", lambda text: text[0].strip() == "Spielende"))
+    steps.append(("# 1 D D # D # # D # # D # D #", lambda text: text[0].startswith("R1")))  # game two, from the roster
+    steps.append(("A D 3 6 D 5 0 # #", lambda text: text[0].startswith("Stand R1")))
+    steps.append(("# 1 0 D A D 2 0 # #", lambda text: text[0].startswith("Stand R2")))
+    return steps
+
+
+class Scenarios:
+    def __init__(self, folder):
+        self.dir = Path(folder)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._signed = None
+        self._games = None
+        self._lock = threading.Lock()
+        self._runs = 0
+
+    # ---- what the scenarios start from ---------------------------------------------------
+
+    def signed(self):
+        if self._signed is None:
+            self._signed = signed_versions(self.dir, ("0.8.0", "0.9.0"))
+        return self._signed
+
+    def installed(self, name):
+        """A flash image with 0.8.0 installed (signed with the test key) and one game played."""
+        flash = self.dir / (name + ".img")
+        flash.unlink(missing_ok=True)
+        install(self.signed(), flash, "0.8.0", micropython=device_build())
+        return flash
+
+    def hundred_games(self):
+        """A flash image with 100 finished games, made once (by key script, on the host port)."""
+        if self._games is None:
+            sys.path.insert(0, str(ROOT / "tests" / "host"))
+            import sim_games
+
+            path = self.dir / "games-100.img"
+            script = self.dir / "games-100.txt"
+            script.write_text(sim_games.script(sim_games.plan(100, target=200)))
+            done = subprocess.run([sys.executable, "-m", "tafel_host.cli", "sim", "--script", str(script),
+                                   "--flash", str(path), "--runtime", "host"], capture_output=True, text=True)
+            assert done.returncode == 0, done.stderr
+            self._games = path
+        return self._games
+
+    # ---- one run ---------------------------------------------------------------------------
+
+    def run(self, name, heap, growth):
+        """Run scenario `name` in a heap of `heap` bytes (first area) that may grow by `growth`.
+
+        Runs may go in parallel (threads): each has its own flash image and files."""
+        with self._lock:
+            self._runs += 1
+            tag = "%s-%d" % (name, self._runs)
+        flash = {"evening": lambda: self._fresh(tag), "export": lambda: self._copy_games(tag),
+                 "usb": lambda: self.installed(tag), "wifi": lambda: self.installed(tag)}[name]()
+        runtime = sim_runtime.Runtime("device", device_build(), heap, growth, "")
+        command = sim_runtime.command(runtime, RUN_PY, flash, BOARD) + ["--heap-watch", "1"]
+        serial = SimSerial() if name in ("export", "usb") else None
+        if serial is not None:
+            command += serial.device_args()
+        log = io.StringIO()
+        dev = SimDevice(command, log=log)
+        why = None
+        try:
+            dev.start()
+            why = getattr(self, "_" + name)(dev, serial, tag)
+        except (SimError, AssertionError) as err:
+            why = str(err) or type(err).__name__
+        finally:
+            dev.close()
+            if serial is not None:
+                serial.close()
+        text = log.getvalue()
+        if why is None and "MemoryError" in text:
+            why = "MemoryError: " + text[text.index("MemoryError"):][:200]
+        peak = largest = share = 0
+        for line in text.splitlines():
+            if line.startswith("heap-watch "):
+                peak, largest, share = (int(x) for x in line.split()[1:4])
+        return Result(why is None, why, peak, largest, share)
+
+    def _fresh(self, name):
+        flash = self.dir / (name + ".img")
+        flash.unlink(missing_ok=True)
+        return flash
+
+    def _copy_games(self, tag):
+        flash = self.dir / (tag + ".img")
+        flash.write_bytes(self.hundred_games().read_bytes())
+        return flash
+
+    # ---- the scenarios -------------------------------------------------------------------
+
+    def _evening(self, dev, serial, tag):
+        for keys, check in evening_keys():
+            _play(dev, keys)
+            if check is not None:
+                text = dev.snap().text
+                if not check(text):
+                    return "after %r the screen shows %r" % (keys[-40:], text)
+        return None
+
+    def _export(self, dev, serial, tag):
+        out = self.dir / (tag + ".json")
+        code, said = _host(dev, ["export", "--port", serial.path, "-o", str(out)])
+        if code != 0:
+            return "tafel export: exit %d: %s" % (code, said[-300:])
+        import json
+
+        games = json.loads(out.read_text())["games"]
+        return None if len(games) == 100 else "exported %d games, not 100" % len(games)
+
+    def _usb(self, dev, serial, tag):
+        _play(dev, GAME_KEYS)
+        code, said = _host(dev, ["update", "--port", serial.path, str(self.signed().bundles["0.9.0"])])
+        if code != 0 or "runs 0.9.0" not in said:
+            return "tafel update: exit %d: %s" % (code, said[-300:])
+        return _about_says(dev, "0.9.0")
+
+    def _wifi(self, dev, serial, tag):
+        offer = serve_update.check(self.signed().bundles["0.9.0"], [self.signed().public])
+        server = serve_update.Server(offer, "127.0.0.1", 0, discovery_port=0, log=lambda text: None).start()
+        try:
+            _play(dev, GAME_KEYS)
+            address = " ".join("127A0A0A1B%d" % server.port)
+            _play(dev, WLAN % address)
+            _play(dev, "D # wait:500 # wait:3000")
+            for _ in range(60):  # the fetch, the check, the restart: simulated seconds
+                _play(dev, "wait:1000")
+        finally:
+            server.stop()
+        return _about_says(dev, "0.9.0")
+
+
+# A standard game to 200 for Anna, Ben and Cleo and one round (tests/host/simupdate.py's GAME).
+GAME_KEYS = ("1 D A D # # 2 6 6 wait:1200 6 6 2 # # # 2 2 3 3 6 6 # # # 2 2 2 5 5 5 3 3 6 6 6 # D # "
+             "A D 3 6 D 5 0 B 3 # #")
+# From the standings: home, settings, WLAN, network name, password, the server's address.
+WLAN = "* C C # C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # 4 3 3 4 4 wait:1200 3 3 4 4 4 6 # %s #"
+
+
+def _play(dev, keys):
+    for token in keys.split():
+        if token.startswith("wait:"):
+            dev.wait(int(token[5:]))
+        else:
+            dev.key(token)
+
+
+def _about_says(dev, version):
+    text = dev.snap().text
+    for _ in range(6):  # back to home, whatever screen: * until it is there
+        if any(row.startswith("Tafel") or "Neues Spiel" in row for row in text):
+            break
+        _play(dev, "* wait:100")
+        text = dev.snap().text
+    _play(dev, "C #")  # home: the last entry is "Info"
+    text = dev.snap().text
+    shown = [row.split()[-1] for row in text if row.startswith("Version")]
+    return None if shown == [version] else "the About screen shows %r, not version %s" % (text, version)
+
+
+def _host(dev, argv):
+    """Run a `tafel` command (its own process) while the device's time follows real time; (exit, output)."""
+    stop = threading.Event()
+    runner = threading.Thread(target=follow_real_time, args=(dev, stop), daemon=True)
+    runner.start()
+    try:
+        done = subprocess.run([sys.executable, "-m", "tafel_host.cli"] + argv, capture_output=True, text=True,
+                              timeout=300)
+    finally:
+        stop.set()
+        runner.join()
+    return done.returncode, done.stdout + done.stderr
