@@ -6,7 +6,11 @@ VPY    := $(VENV)/bin/python
 MPY     = $(or $(wildcard $(VENV)/bin/micropython),$(shell command -v micropython),$(VENV)/bin/micropython)
 STAMP  := $(VENV)/.installed
 
-.PHONY: test sim bench clean screenshots hardware enclosure deploy
+.PHONY: test sim bench clean screenshots hardware enclosure deploy heap device-build
+
+# The 32-bit MicroPython v1.28.0 unix port with the application frozen in, as the ESP32 image
+# freezes it (firmware/port/README.md); from ../shared/vendor or MICROPYTHON_SRC. Needs gcc-multilib.
+DEVICE_BUILD := build/unix32-frozen-1.28.0/micropython
 
 # The venv is made on first use and re-installed whenever pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -15,6 +19,8 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # Every suite runs even if an earlier one fails; the exit status says whether all passed.
+# Where the 32-bit device build is there (make device-build; CI makes it), the simulator in the
+# host suite runs on it in the board's own heap, and tests/host/test_device_heap.py is the heap gate.
 # The firmware suite runs whole simulated devices one after another in one process (emulated
 # flash images, a colour LCD's 65 KB RAM): 8 MB of heap keeps it clear of the fragmentation a
 # 2 MB default heap runs into. The firmware's own heap budget is measured by bench/, not here.
@@ -29,6 +35,14 @@ test: $(STAMP)
 	echo "== everything else on CPython"; \
 	$(VPY) -m pytest -q || status=1; \
 	exit $$status
+
+# Builds (incrementally) the 32-bit device build of MicroPython; tafel sim and the heap gate use it when it is there.
+device-build: $(STAMP)
+	PYTHON=$(VPY) firmware/port/unix/build.sh frozen
+
+# Does the firmware fit the ESP32-WROOM's heap? The table of the budgets; exit 1 if it does not fit.
+heap: device-build
+	$(VPY) bench/device_heap.py
 
 # The firmware in the simulator, interactive in this terminal (tafel sim --help for headless runs).
 sim: $(STAMP)

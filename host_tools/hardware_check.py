@@ -38,6 +38,20 @@ MODE_WORDS = {"od": "an output", "out": "an output", "in_pull": "an input with t
               "in": "an input", "adc": "the battery ADC"}
 
 
+def _python(py, say):
+    # How the firmware is deployed and how much Python heap the chip has (the simulator runs in it).
+    if not isinstance(py, dict):
+        say("python: missing (an object: deployment, heap, heap_growth)")
+        return
+    if py.get("deployment") not in ("frozen", "mpy"):
+        say("python.deployment: %r is neither 'frozen' (the app in our firmware image, boards without "
+            "PSRAM) nor 'mpy' (stock MicroPython and .mpy files, boards with PSRAM)" % (py.get("deployment"),))
+    for key in ("heap", "heap_growth"):
+        value = py.get(key)
+        if type(value) is not int or value < (16384 if key == "heap" else 0):
+            say("python.%s: %r must be a whole number of bytes%s" % (key, value, ", at least 16384" if key == "heap" else ""))
+
+
 def check(profile, name=None, root=None):
     """Every problem of one profile as a line of text; [] if none. `name`: the file's stem, checked against "name"."""
     problems = []
@@ -50,6 +64,7 @@ def check(profile, name=None, root=None):
         say("title: missing (one line for people: board and parts)")
     if profile.get("mcu") != "esp32":
         say("mcu: %r is not 'esp32', the only chip these rules know" % (profile.get("mcu"),))
+    _python(profile.get("python"), say)
     sections = {}
     for key in ("display", "keypad", "power"):
         if isinstance(profile.get(key), dict):

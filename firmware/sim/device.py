@@ -53,7 +53,7 @@ class Device:
         self.restart_pending = False  # an update asked for a reboot into its new version (run.py does it)
         self.power = SimPower(self.profile)  # its RTC memory lasts as long as this Device
         self._boot(epoch, _log, hold)
-        self.seen = self.chip.glass()
+        self.seen = _crc(self.chip.glass())  # a checksum, not a copy: a colour glass is 65 KB
 
     def _boot(self, epoch, log, hold=None):
         # Power-up or wake: all but the flash and the power's memory starts afresh.
@@ -139,14 +139,21 @@ class Device:
         return self.app.canvas.screen_text()
 
     def changed(self):
-        glass = self.chip.glass()
-        if glass == self.seen:
+        seen = _crc(self.chip.glass())
+        if seen == self.seen:
             return 0
-        self.seen = glass
+        self.seen = seen
         return 1
 
     def snap(self, out):
-        self.seen = write_glass(out, self.chip, self.app.canvas.screen_text())
+        self.seen = _crc(write_glass(out, self.chip, self.app.canvas.screen_text()))
+
+
+def _crc(glass):
+    # What the glass shows, as a CRC-32: changed() compares these instead of holding a copy.
+    import binascii
+
+    return binascii.crc32(glass)
 
 
 def _log(err):

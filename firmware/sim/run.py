@@ -128,11 +128,18 @@ def _choose(vol):
     return vol
 
 
-def reboot(device, dev, vol):
+def reboot(old, dev, vol):
     """A new Device on the same flash, serial and power, with the modules of the slot chosen now.
 
-    As machine.reset(): the watchdog stops, and bootsel counts a trial boot again."""
+    old: (profile path, serial, device id) of the device that asked; nothing else of it is
+    kept. As machine.reset(): the watchdog stops, and bootsel counts a trial boot again."""
+    import gc
+
     from sim import simwdt
+
+    profile_path, serial, device_id = old
+    if serial is not None:
+        serial.device = None  # the serial holds the old firmware no longer
 
     simwdt.stop()
     bootsel = sys.modules["bootsel"]
@@ -146,11 +153,12 @@ def reboot(device, dev, vol):
         module = sys.modules[name]  # __init__ has only __path__, the old slot's): built-ins stay
         if name not in keep and (getattr(module, "__file__", None) or getattr(module, "__path__", None)):
             del sys.modules[name]
+    gc.collect()
     _choose(vol)
     try:
-        return _device(device.profile_path, dev, vol, device.serial, device.device_id)
+        return _device(profile_path, dev, vol, serial, device_id)
     except Exception as err:
-        return _halt(err, device.profile_path, device.serial, device.device_id)
+        return _halt(err, profile_path, serial, device_id)
 
 
 def _device(profile_path, dev, vol, serial, device_id, epoch=0):
@@ -193,7 +201,9 @@ def _serve(device, inp, out, dev, vol):
         if device.restart_pending and vol is None:  # blank at power-up: formatted by the store since
             vol = getattr(device.app.store.disk, "vol", None)
         if device.restart_pending and vol is not None:
-            device = reboot(device, dev, vol)
+            old = (device.profile_path, device.serial, device.device_id)
+            device = None  # the old firmware goes before the new one starts, as a reset clears the RAM
+            device = reboot(old, dev, vol)
         line = inp.readline()
         if not line:
             return

@@ -269,6 +269,16 @@ def test_top_level_fields():
     assert says(found, "keypad: missing")
 
 
+def test_the_python_heap_and_deployment():
+    def change(p):
+        p["python"] = {"deployment": "romfs", "heap": 1024, "heap_growth": "56K"}
+    found = problems_of(change)
+    assert says(found, "python.deployment", "'romfs'")
+    assert says(found, "python.heap", "at least 16384")
+    assert says(found, "python.heap_growth", "'56K'")
+    assert says(problems_of(lambda p: p.pop("python")), "python: missing")
+
+
 def test_power_rules():
     def change(p):
         p["power"].update(supply="battery", battery=None, logic_mv=5000, battery_adc=19, wake_pin=23)

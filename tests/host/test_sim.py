@@ -1,10 +1,11 @@
 # `tafel sim`: key scripts, where things are found, snapshots, and headless runs of the real firmware on the unix port.
+import json
 import sys
 from pathlib import Path
 
 import pytest
 
-from tafel_host import sim
+from tafel_host import sim, sim_runtime
 from tafel_host.cli import main
 from tafel_host.sim import ScriptError, SetupError, Step, parse_script
 from tafel_host.sim_device import Glass, SimDevice, SimError, parse_snap
@@ -145,10 +146,40 @@ def test_missing_firmware_is_explained(tmp_path):
     assert "firmware/sim/run.py" in str(err.value).replace("\\", "/") and "pip install -e" in str(err.value)
 
 
-def test_the_device_command():
-    command = sim.device_command("/v/bin/micropython", "/r/firmware/sim/run.py", "/d/f.img", "/r/b.json")
-    assert command == ["/v/bin/micropython", "-X", "heapsize=4M", "/r/firmware/sim/run.py",
-                       "--flash", "/d/f.img", "--board", "/r/b.json"]
+def _board(tmp_path, python):
+    board = tmp_path / "b.json"
+    board.write_text(json.dumps({"name": "b", "python": python}))
+    return board
+
+
+def test_the_device_command_on_a_host_port_scales_the_boards_heap(tmp_path):
+    board = _board(tmp_path, {"deployment": "frozen", "heap": 56 * 1024, "heap_growth": 56 * 1024})
+    command = sim.device_command("/v/bin/micropython", "/r/firmware/sim/run.py", "/d/f.img", board)
+    heap = int(112 * 1024 * sim_runtime.HOST_SCALE)  # never the megabytes a laptop could give
+    assert command == ["/v/bin/micropython", "-X", "heapsize=%d" % heap, "/r/firmware/sim/run.py",
+                       "--flash", "/d/f.img", "--board", str(board)]
+
+
+def test_the_device_build_gets_the_boards_heap_exactly(tmp_path):
+    board = _board(tmp_path, {"deployment": "frozen", "heap": 57344, "heap_growth": 57344})
+    build = tmp_path / sim_runtime.DEVICE_BUILD
+    build.parent.mkdir(parents=True)
+    build.write_text("")
+    build.chmod(0o755)
+    runtime = sim_runtime.choose(board, tmp_path, lambda: "/v/bin/micropython")
+    assert runtime.kind == "device" and runtime.micropython == build
+    assert sim_runtime.command(runtime, "/r/run.py", "/d/f.img", board) == [
+        str(build), "-X", "heapsize=57344", "/r/run.py", "--flash", "/d/f.img", "--board", str(board),
+        "--heap-growth", "57344"]  # the first area, and what it may grow by (run.py adds its own share)
+    assert sim_runtime.choose(board, tmp_path, lambda: "/v/mp", "host").kind == "host"
+
+
+def test_a_psram_board_and_a_missing_device_build(tmp_path):
+    board = _board(tmp_path, {"deployment": "mpy", "heap": 57344, "heap_growth": 4136960})
+    runtime = sim_runtime.choose(board, tmp_path, lambda: "/v/bin/micropython")
+    assert runtime.kind == "host"  # stock MicroPython's deployment: the host port, scaled
+    with pytest.raises(sim_runtime.NoRuntime, match="make heap"):
+        sim_runtime.choose(board, tmp_path, lambda: "/v/mp", "device")
 
 
 # -- snapshots --
