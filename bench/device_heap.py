@@ -41,6 +41,7 @@ from benchlib import MPY_VERSION, kb, table, tool_version  # noqa: E402
 
 import heap_scenarios  # noqa: E402
 from tafel_host import sim_runtime  # noqa: E402
+from tafel_host.sim import find_micropython  # noqa: E402
 
 BUDGET = 64 * 1024
 GOAL = 48 * 1024
@@ -48,10 +49,10 @@ STEP = 1024
 LOW, HIGH = 16 * 1024, 192 * 1024
 
 
-def smallest(sc, name, pool):
+def smallest(sc, name, pool, kind="device", high=HIGH):
     """The smallest single-area heap that runs `name`: bisection, two tries a step."""
-    lo, hi = LOW, HIGH  # lo fails (assumed), hi passes (checked first)
-    if not sc.run(name, hi, 0).ok:
+    lo, hi = LOW, high  # lo fails (assumed), hi passes (checked first)
+    if not sc.run(name, hi, 0, kind).ok:
         return None
     while hi - lo > STEP:
         # two probes a step, one per core: the thirds of the interval
@@ -60,7 +61,7 @@ def smallest(sc, name, pool):
         probes = sorted(set(p for p in (a, b) if lo < p < hi))
         if not probes:
             break
-        results = list(pool.map(lambda n: (n, sc.run(name, n, 0).ok), probes))
+        results = list(pool.map(lambda n: (n, sc.run(name, n, 0, kind).ok), probes))
         for n, ok in results:
             if ok:
                 hi = min(hi, n)
@@ -75,6 +76,9 @@ def main():
     parser.add_argument("--board", default="esp32-devkitc-ssd1306")
     parser.add_argument("--only", default=",".join(heap_scenarios.SCENARIOS))
     parser.add_argument("--no-search", action="store_true", help="only the board's heap, no bisection")
+    parser.add_argument("--host-scale", action="store_true",
+                        help="also the evening's smallest heap on the host port (64-bit, app from source): "
+                             "the factor host_tools/sim_runtime.py scales a board's heap by there")
     args = parser.parse_args()
     build = sim_runtime.device_build(ROOT)
     if build is None:
@@ -101,6 +105,7 @@ def main():
         if not args.no_search:
             for name in names:
                 low[name] = smallest(sc, name, pool)
+        host = smallest(sc, "evening", pool, "host", 2048 * 1024) if args.host_scale else None
     rows = []
     for name in names:
         r = chip[name]
@@ -114,6 +119,13 @@ def main():
     for name in names:
         if not chip[name].ok:
             print("%s failed in the board's heap: %s" % (name, chip[name].why))
+    if args.host_scale and low.get("evening") and host:
+        device = low["evening"]
+        print()
+        print("host scale: the evening needs %s on the host port (%s, 64-bit, the app from source, the "
+              "simulator included) and %s on the device build (the simulator's share taken out): %.2f "
+              "(host_tools/sim_runtime.py HOST_SCALE)" % (kb(host), find_micropython(), kb(device),
+                                                           host / device))
     print()
     print("Reproduce: .venv/bin/python bench/device_heap.py --board %s   (%.0f s)" % (args.board, time.time() - started))
     return 0 if all(chip[n].ok for n in names) else 1

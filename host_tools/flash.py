@@ -258,9 +258,13 @@ def _install(args, port, m, files, root_files):
     if info.get("free", 0) < m.files_size:
         raise InstallError("not enough free flash: %d KB needed, %d KB free" % (m.files_size // 1024,
                                                                                    info["free"] // 1024))
+    # A Tafel firmware image holds most files frozen (its appimage): those stay out of the slot.
+    image = info.get("image") or {}
+    want_slot = {e.path: e.sha256.hex() for e in m.files if image.get(e.path) != e.sha256.hex()}
+    in_image = len(files) - len(want_slot)
+    files = [(p, local) for p, local in files if p in want_slot]
     paths = [p for p, _ in files]
     check = verify_command(slot, paths, [p for p, _ in root_files])
-    want_slot = {e.path: e.sha256.hex() for e in m.files}
     want_root = {p: _sha(local) for p, local in root_files}
     started = time.monotonic()
     # What the slot holds already (a run cut short, or --force onto an older copy) is not sent again.
@@ -274,8 +278,9 @@ def _install(args, port, m, files, root_files):
     text = pointer_text(slot, m.version, prev)
     if not Board.marked(board.run(pointer_command(text))):
         raise InstallError("the pointer /app/current was not written")
-    print("installed %s: %d files in /app/%s and %d at the root (%d copied), checked against the manifest%s "
-          "(%.1f s)" % (m.version, len(files), slot, len(root_files), len(commands) - 1,
+    print("installed %s: %d files in /app/%s%s and %d at the root (%d copied), checked against the manifest%s "
+          "(%.1f s)" % (m.version, len(files), slot, " (%d more in the firmware image)" % in_image if in_image else "",
+                        len(root_files), len(commands) - 1,
                         ", %d left-over files removed" % len(removed) if removed else "", time.monotonic() - started))
     board.soft_reboot()
     answered = answer(port, m.version)

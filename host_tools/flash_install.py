@@ -3,7 +3,8 @@
 # What lands on the board (the layout of firmware/bootsel.py):
 #   /boot.py, /bootsel.py   from this checkout (never updated over the air, so never in a bundle)
 #   /board.json             the board profile, read by main.py at start-up
-#   /app/<slot>/...         the bundle's files, checked on the laptop first
+#   /app/<slot>/...         the bundle's files, checked on the laptop first; on a Tafel firmware
+#                           image only those its frozen appimage does not hold (firmware/port)
 #   /app/current            the pointer, confirmed (tries null), written last by write-new-then-rename
 # /data (games, settings) is never touched. mpremote runs as `python -m mpremote`
 # of this interpreter with `resume` (no soft reset before the commands: boot.py
@@ -29,9 +30,15 @@ def _read(p):
     except OSError:
         return None
 _s = os.statvfs('.')
+try:  # a Tafel firmware image: what it holds frozen, a line a file (a board's heap is small)
+    import appimage, binascii
+    for _i in range(len(appimage.FILES)):
+        print('%s-IMAGE', appimage.FILES[_i], binascii.hexlify(appimage.DIGESTS[_i]).decode())
+except ImportError:
+    pass
 print('%s', json.dumps({'pointer': _read('app/current'), 'free': _s[0] * _s[3],
                         'mpy': getattr(sys.implementation, '_mpy', 0) & 255}))
-""" % MARK
+""" % (MARK, MARK)
 
 MKDIRS = ROOT + """for _d in %r:
     try:
@@ -157,14 +164,22 @@ class Board:
         return [line.split(" ", 1)[1].split(" ") for line in lines if line.startswith(MARK + " ")]
 
     def probe(self, wait=30.0):
-        """{"pointer", "free", "mpy"} once MicroPython's REPL answers (retried until `wait` is over)."""
+        """{"pointer", "free", "mpy", "image"} once MicroPython's REPL answers (retried until `wait` is over).
+
+        image: {bundle path: SHA-256 hex} of what a Tafel firmware image holds frozen; {} on stock MicroPython."""
         deadline = time.monotonic() + wait
         while True:
             try:
                 lines = self.run(("exec", PROBE), timeout=20)
+                image = {}
                 for line in lines:
-                    if line.startswith(MARK + " "):
-                        return json.loads(line.split(" ", 1)[1])
+                    if line.startswith(MARK + "-IMAGE "):
+                        _, path, digest = line.split()
+                        image[path] = digest
+                    elif line.startswith(MARK + " "):
+                        info = json.loads(line.split(" ", 1)[1])
+                        info["image"] = image
+                        return info
                 raise InstallError("the board answered, but not as MicroPython does: %s" % "; ".join(lines[-3:]))
             except InstallError:
                 if time.monotonic() >= deadline:

@@ -123,6 +123,11 @@ def device_command(micropython, run_py, flash, board):
     return sim_runtime.command(runtime, run_py, flash, board)
 
 
+def auto_command(run_py, flash, board, want="auto"):
+    """The device process as `tafel sim` starts it for a board (device_runtime)."""
+    return sim_runtime.command(device_runtime(board, want), run_py, flash, board)
+
+
 def device_runtime(board, want="auto"):
     """The Runtime `tafel sim` runs a board on (sim_runtime.choose); SetupError if it cannot be had."""
     try:

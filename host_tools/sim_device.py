@@ -38,7 +38,12 @@ _NOTHING = object()  # no line came in time
 
 
 class _Reset(Exception):
-    """The device's watchdog fired (its own word, or a hang noticed here)."""
+    """The chip resets: its watchdog fired (its own word, or a hang noticed here), or, soft,
+    the firmware asked for it (machine.reset() after an update's switch)."""
+
+    def __init__(self, soft=False):
+        Exception.__init__(self)
+        self.soft = soft
 
 
 class SimDevice:
@@ -49,6 +54,7 @@ class SimDevice:
         self.board = ""
         self.starts = 0
         self.resets = 0  # watchdog resets so far
+        self.restarts = 0  # resets the firmware asked for (machine.reset(), after an update)
         self.watchdog = 0.0  # seconds: the running watchdog's timeout, 0 for none
         self._unfed = 0.0  # seconds spent waiting for the device since its watchdog was last fed
         self.asleep = False  # the device said it went into deep sleep
@@ -66,8 +72,8 @@ class SimDevice:
             self._spawn()
             try:
                 words = self._reply(READY_TIMEOUT, "start").split()
-            except _Reset:
-                self._reset()
+            except _Reset as reset:
+                self._reset(reset.soft)
                 continue
             if words[0] != "ready" or len(words) < 4:
                 raise SimError("the simulator started with %r instead of 'ready <width> <height> <board>'"
@@ -89,10 +95,15 @@ class SimDevice:
         self._err_thread.start()
         self.starts += 1
 
-    def _reset(self):
-        # The watchdog's reset: the process goes (it may be hung), the chip starts again.
-        self.resets += 1
-        self._note("tafel sim: watchdog reset %d" % self.resets)
+    def _reset(self, soft=False):
+        # The watchdog's reset: the process goes (it may be hung), the chip starts again. A soft
+        # one (machine.reset()) the same, but it is no watchdog reset.
+        if soft:
+            self.restarts += 1
+            self._note("tafel sim: restart %d (machine.reset)" % self.restarts)
+        else:
+            self.resets += 1
+            self._note("tafel sim: watchdog reset %d" % self.resets)
         self._kill()
 
     def power_cut(self):
@@ -150,8 +161,8 @@ class SimDevice:
         self._send("snap")
         try:
             header = self._reply(REPLY_TIMEOUT, "snap")
-        except _Reset:  # it hung: the picture is the new boot's
-            self._reset()
+        except _Reset as reset:  # it hung or restarted: the picture is the new boot's
+            self._reset(reset.soft)
             self.start()
             return self.snap()
         if header.startswith("error "):
@@ -169,8 +180,8 @@ class SimDevice:
         self._send(line)
         try:
             reply = self._reply(timeout, line)
-        except _Reset:  # the chip starts again: the command's effect is gone with it
-            self._reset()
+        except _Reset as reset:  # the chip starts again: the command's effect is gone with it
+            self._reset(reset.soft)
             self.start()
             return True
         if reply.startswith("error "):
@@ -218,6 +229,8 @@ class SimDevice:
                 self.watchdog, self._unfed = int(line[4:]) / 1000.0, 0.0
             elif line == "reset watchdog":
                 raise _Reset()
+            elif line == "reset soft":
+                raise _Reset(True)
             elif line.startswith(_REPLIES):
                 return line
             else:

@@ -50,7 +50,8 @@ class Device:
             self.flash = None
         self.disk = disk
         self.vol = vol
-        self.restart_pending = False  # an update asked for a reboot into its new version (run.py does it)
+        self.restart_pending = False  # a soft reboot asked for (Ctrl-D at the REPL; run.py does it)
+        self.reset_pending = False  # machine.reset() asked for (after an update; run.py, the launcher)
         self.power = SimPower(self.profile)  # its RTC memory lasts as long as this Device
         self._boot(epoch, _log, hold)
         self.seen = _crc(self.chip.glass())  # a checksum, not a copy: a colour glass is 65 KB
@@ -83,9 +84,10 @@ class Device:
         self.chip = self.machine.display
 
     def _restart(self):
-        # After an update's switch: the new version runs from the next boot. Only
-        # run.py can reboot into other modules; elsewhere the device runs on.
-        self.restart_pending = True
+        # machine.reset() after an update's switch: the new version runs from the next boot.
+        # run.py ends the process and the launcher starts it again, as the chip starts
+        # with empty RAM; elsewhere (tests) the device runs on.
+        self.reset_pending = True
 
     @property
     def asleep(self):

@@ -20,6 +20,7 @@ BANNER = b"MicroPython on the Tafel simulator\r\nType \"help()\" for more inform
 class Halted:
     keys = None  # any key name: nothing reads them
     restart_pending = False
+    reset_pending = False
     asleep = False
 
     def __init__(self, profile_path, serial, err, device_id="sim"):

@@ -32,7 +32,11 @@
 # with status simwdt.RESET_EXIT: the launcher starts it again from boot. A
 # firmware that raises while it starts leaves a halted device (sim/halted.py:
 # MicroPython's REPL) that answers the same commands until the watchdog, if
-# one runs, resets it.
+# one runs, resets it. machine.reset() (after an update's switch) and a soft
+# reboot (Ctrl-D at the REPL) start the firmware again too: the reply is "reset
+# soft", the same exit status, and the launcher starts the process again, so
+# the new version (or the slot a first install wrote) boots in a heap as empty
+# as a reset or MicroPython's soft reset leaves the chip's.
 #
 # The USB serial: with --serial-in/--serial-out the firmware's link serves
 # docs/protocol.md on two FIFOs the launcher made and connects to a
@@ -117,7 +121,7 @@ def _choose(vol):
 
         vfs.mount(vol, "/flash")
     except OSError:
-        pass  # mounted already (a reboot after an update)
+        pass  # mounted already
     if FROZEN:  # as bootsel.lay_over on the device: the slot's modules over the frozen ones
         import overlay
 
@@ -126,39 +130,6 @@ def _choose(vol):
     else:
         sys.path[:] = ["/flash" + folder, "/flash" + folder + "/lib"] + _HOST_PATH
     return vol
-
-
-def reboot(old, dev, vol):
-    """A new Device on the same flash, serial and power, with the modules of the slot chosen now.
-
-    old: (profile path, serial, device id) of the device that asked; nothing else of it is
-    kept. As machine.reset(): the watchdog stops, and bootsel counts a trial boot again."""
-    import gc
-
-    from sim import simwdt
-
-    profile_path, serial, device_id = old
-    if serial is not None:
-        serial.device = None  # the serial holds the old firmware no longer
-
-    simwdt.stop()
-    bootsel = sys.modules["bootsel"]
-    bootsel.wdt = None
-    if FROZEN:
-        import overlay
-
-        overlay.uninstall()
-    keep = ("bootsel", "sim", "sim.flashdev", "sim.fileflash", "sim.simwdt", "sim.simheap", "overlay", "__main__")
-    for name in list(sys.modules):  # the application's modules and packages (a folder without
-        module = sys.modules[name]  # __init__ has only __path__, the old slot's): built-ins stay
-        if name not in keep and (getattr(module, "__file__", None) or getattr(module, "__path__", None)):
-            del sys.modules[name]
-    gc.collect()
-    _choose(vol)
-    try:
-        return _device(profile_path, dev, vol, serial, device_id)
-    except Exception as err:
-        return _halt(err, profile_path, serial, device_id)
 
 
 def _device(profile_path, dev, vol, serial, device_id, epoch=0):
@@ -184,57 +155,51 @@ def _halt(err, profile_path, serial, device_id):
 watch = None  # a HeapWatch with --heap-watch
 
 
-def serve(device, inp, out, dev=None, vol=None):
+def serve(device, inp, out):
+    """Answer the launcher's commands until it quits (or the device resets: the process ends)."""
+    from sim import simwdt
+
     try:
-        _serve(device, inp, out, dev, vol)
+        while True:
+            if watch is not None:
+                watch.look()
+            line = inp.readline()
+            if not line:
+                return
+            words = line.split()
+            if not words:
+                continue
+            cmd = words[0]
+            try:
+                if cmd == "key" and len(words) == 2 and (device.keys is None or words[1] in device.keys):
+                    device.key(words[1])
+                elif cmd == "wait" and len(words) == 2:
+                    device.advance(int(words[1]))
+                elif cmd == "snap":
+                    device.snap(out)
+                    out.flush() if hasattr(out, "flush") else None
+                    continue
+                elif cmd == "quit":
+                    return
+                else:
+                    out.write("error unknown command %s\n" % line.strip())
+                    continue
+            except simwdt.WatchdogReset as err:  # the chip resets: the launcher starts this again from boot
+                sys.stderr.write("watchdog reset: %s\n" % err)
+                out.write("reset watchdog\n")
+                sys.exit(simwdt.RESET_EXIT)
+            except Exception as err:  # report, keep serving: the launcher decides
+                sys.print_exception(err, sys.stderr)
+                out.write("error %s\n" % err)
+                continue
+            if device.reset_pending or device.restart_pending:  # machine.reset(), or Ctrl-D at the REPL:
+                out.write("reset soft\n")  # the reply says so and the launcher starts this again
+                sys.exit(simwdt.RESET_EXIT)
+            # "asleep": the device went into deep sleep (power.py); a key wakes it.
+            out.write("ok %d%s\n" % (device.changed(), " asleep" if device.asleep else ""))
     finally:
         if watch is not None:
             watch.say()
-
-
-def _serve(device, inp, out, dev, vol):
-    from sim import simwdt
-
-    while True:
-        if watch is not None:
-            watch.look()
-        if device.restart_pending and vol is None:  # blank at power-up: formatted by the store since
-            vol = getattr(device.app.store.disk, "vol", None)
-        if device.restart_pending and vol is not None:
-            old = (device.profile_path, device.serial, device.device_id)
-            device = None  # the old firmware goes before the new one starts, as a reset clears the RAM
-            device = reboot(old, dev, vol)
-        line = inp.readline()
-        if not line:
-            return
-        words = line.split()
-        if not words:
-            continue
-        cmd = words[0]
-        try:
-            if cmd == "key" and len(words) == 2 and (device.keys is None or words[1] in device.keys):
-                device.key(words[1])
-            elif cmd == "wait" and len(words) == 2:
-                device.advance(int(words[1]))
-            elif cmd == "snap":
-                device.snap(out)
-                out.flush() if hasattr(out, "flush") else None
-                continue
-            elif cmd == "quit":
-                return
-            else:
-                out.write("error unknown command %s\n" % line.strip())
-                continue
-        except simwdt.WatchdogReset as err:  # the chip resets: the launcher starts this again from boot
-            sys.stderr.write("watchdog reset: %s\n" % err)
-            out.write("reset watchdog\n")
-            sys.exit(simwdt.RESET_EXIT)
-        except Exception as err:  # report, keep serving: the launcher decides
-            sys.print_exception(err, sys.stderr)
-            out.write("error %s\n" % err)
-            continue
-        # "asleep": the device went into deep sleep (power.py); a key wakes it.
-        out.write("ok %d%s\n" % (device.changed(), " asleep" if device.asleep else ""))
 
 
 _USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS] [--heap-growth N [--heap-watch 1]] "
@@ -293,6 +258,10 @@ def main():
     if opts["--trial-wdt-ms"]:
         bootsel.TRIAL_WDT_MS = int(opts["--trial-wdt-ms"])
     dev, vol = boot_slot(opts["--flash"])
+    serve(_power_on(opts, dev, vol), sys.stdin, sys.stdout)
+
+
+def _power_on(opts, dev, vol):
     serial, device_id = None, "sim"
     try:
         serial, device_id = _serial(opts)  # its transport is the application's code too
@@ -300,7 +269,7 @@ def main():
     except Exception as err:
         device = _halt(err, opts["--board"], serial, device_id)
     print("ready %d %d %s" % (device.chip.width, device.chip.height, device.board.name))
-    serve(device, sys.stdin, sys.stdout, dev, vol)
+    return device
 
 
 main()

@@ -94,7 +94,7 @@ class Repl:
         sep = kw.get("sep", " ")
         end = kw.get("end", "\n")
         text = sep.join([str(a) for a in args]) + end
-        self.output.write(text)
+        self.out(_cooked(text))  # at once, as the device's REPL writes to the UART (nothing held)
 
     def step(self, now):
         # Everything waiting, as the device's REPL (C code) empties the UART's ring
@@ -126,9 +126,9 @@ class Repl:
             elif c == 4:
                 if self.line:
                     self.out(b"OK")
-                    out, err = self.run(bytes(self.line), "exec")
-                    self.line = bytearray()
-                    self.out(out + b"\x04" + err + b"\x04>")
+                    code, self.line = bytes(self.line), bytearray()
+                    err = self.run(code, "exec")
+                    self.out(b"\x04" + err + b"\x04>")
                 else:  # a soft reboot that stays in the raw REPL
                     self.reset_names()
                     self.out(b"OK\r\nMPY: soft reboot\r\n" + RAW)
@@ -151,9 +151,8 @@ class Repl:
         elif c == 13:
             self.out(b"\r\n")
             if self.line:
-                out, err = self.run(bytes(self.line), "line")
-                self.line = bytearray()
-                self.out(out + err)
+                code, self.line = bytes(self.line), bytearray()
+                self.out(self.run(code, "line"))
             self.out(b">>> ")
         elif c == 8 or c == 127:
             if self.line:
@@ -165,8 +164,8 @@ class Repl:
 
     def run(self, code, mode):
         """Runs code ("exec": a raw REPL block; "line": a line typed at >>>,
-        whose value is shown); returns (output, error text) as the REPL sends them."""
-        self.output = io.StringIO()
+        whose value is shown); its output goes out as it is printed; returns the error
+        text as the REPL sends it."""
         err = io.StringIO()
         source = code.decode()
         try:
@@ -183,7 +182,7 @@ class Repl:
                 exec(source, self.names)
         except Exception as e:  # noqa: the code's own error goes to the REPL, as on the device
             sys.print_exception(e, err)
-        return _cooked(self.output.getvalue()), _cooked(err.getvalue())
+        return _cooked(err.getvalue())
 
     def reboot(self):
         """Ctrl-D at the friendly prompt: the firmware starts again on the same flash."""

@@ -115,17 +115,25 @@ class Scenarios:
 
     # ---- one run ---------------------------------------------------------------------------
 
-    def run(self, name, heap, growth):
+    def run(self, name, heap, growth, kind="device"):
         """Run scenario `name` in a heap of `heap` bytes (first area) that may grow by `growth`.
 
-        Runs may go in parallel (threads): each has its own flash image and files."""
+        kind "host": on the host port (64-bit, the app from source) in one area of `heap`
+        (growth ignored; no peak figures). Runs may go in parallel (threads): each has its
+        own flash image and files."""
         with self._lock:
             self._runs += 1
             tag = "%s-%d" % (name, self._runs)
         flash = {"evening": lambda: self._fresh(tag), "export": lambda: self._copy_games(tag),
                  "usb": lambda: self.installed(tag), "wifi": lambda: self.installed(tag)}[name]()
-        runtime = sim_runtime.Runtime("device", device_build(), heap, growth, "")
-        command = sim_runtime.command(runtime, RUN_PY, flash, BOARD) + ["--heap-watch", "1"]
+        if kind == "host":
+            from tafel_host.sim import find_micropython
+
+            runtime = sim_runtime.Runtime("host", find_micropython(), heap, None, "")
+            command = sim_runtime.command(runtime, RUN_PY, flash, BOARD)
+        else:
+            runtime = sim_runtime.Runtime("device", device_build(), heap, growth, "")
+            command = sim_runtime.command(runtime, RUN_PY, flash, BOARD) + ["--heap-watch", "1"]
         serial = SimSerial() if name in ("export", "usb") else None
         if serial is not None:
             command += serial.device_args()
@@ -145,9 +153,11 @@ class Scenarios:
         if why is None and "MemoryError" in text:
             why = "MemoryError: " + text[text.index("MemoryError"):][:200]
         peak = largest = share = 0
-        for line in text.splitlines():
+        for line in text.splitlines():  # one line per start of the device (an update restarts it)
             if line.startswith("heap-watch "):
-                peak, largest, share = (int(x) for x in line.split()[1:4])
+                seen = [int(x) for x in line.split()[1:4]]
+                if seen[0] - seen[2] > peak - share:
+                    peak, largest, share = seen
         return Result(why is None, why, peak, largest, share)
 
     def _fresh(self, name):
@@ -234,7 +244,15 @@ def _about_says(dev, version):
 def _host(dev, argv):
     """Run a `tafel` command (its own process) while the device's time follows real time; (exit, output)."""
     stop = threading.Event()
-    runner = threading.Thread(target=follow_real_time, args=(dev, stop), daemon=True)
+    died = []
+
+    def follow():
+        try:
+            follow_real_time(dev, stop)
+        except SimError as err:  # the device process ended (out of memory at its start, say)
+            died.append(str(err))
+
+    runner = threading.Thread(target=follow, daemon=True)
     runner.start()
     try:
         done = subprocess.run([sys.executable, "-m", "tafel_host.cli"] + argv, capture_output=True, text=True,
@@ -242,4 +260,6 @@ def _host(dev, argv):
     finally:
         stop.set()
         runner.join()
+    if died:
+        return -1, died[0]
     return done.returncode, done.stdout + done.stderr

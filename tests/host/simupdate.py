@@ -10,7 +10,7 @@ import subprocess
 
 from simlink import ROOT
 from tafel_host import bundle_build, keys
-from tafel_host.sim import find_micropython
+from tafel_host.sim import DEFAULT_BOARD, device_runtime, find_board
 
 INSTALL = ROOT / "firmware" / "sim" / "install.py"
 # A standard game to 200 for Anna, Ben and Cleo, one round saved (docs/screens.txt's start).
@@ -59,8 +59,11 @@ def install(s, flash, version, micropython=None):
     """A first install of `version` into the flash image (what tafel flash does to a board).
 
     micropython: the interpreter the simulated device will run (its build decides what the
-    slot holds: on the device build, only what its frozen image lacks); default the host port."""
-    done = subprocess.run([str(micropython or find_micropython()), "-X", "heapsize=8M", str(INSTALL), "--flash",
+    slot holds: on the device build, only what its frozen image lacks); default the one
+    `tafel sim` runs the default board on."""
+    if micropython is None:
+        micropython = device_runtime(find_board(DEFAULT_BOARD)).micropython
+    done = subprocess.run([str(micropython), "-X", "heapsize=8M", str(INSTALL), "--flash",
                            str(flash), "--pub",
                            s.public.hex(), str(s.bundles[version])],
                           capture_output=True, text=True, timeout=120)

@@ -45,7 +45,7 @@ def test_the_real_firmware_sleeps_and_a_key_brings_the_game_back(tmp_path):
     if not RUN_PY.is_file():
         pytest.skip("firmware/sim/run.py is not there yet")
     board = sim.find_board(sim.DEFAULT_BOARD)
-    command = sim.device_command(sim.find_micropython(), RUN_PY, tmp_path / "flash.img", board)
+    command = sim.auto_command(RUN_PY, tmp_path / "flash.img", board)
     device = SimDevice(command, log=(tmp_path / "log.txt").open("w"))
     try:
         device.start()

@@ -16,7 +16,7 @@ from simlink import ROOT
 from tafel_host import bundle_build, keys, update_client
 from tafel_host.cli import main
 from tafel_host.link_client import Link
-from tafel_host.sim import (DEFAULT_BOARD, device_command, find_board, find_micropython, find_run_py,
+from tafel_host.sim import (DEFAULT_BOARD, auto_command, find_board, find_micropython, find_run_py,
                             follow_real_time, parse_script, run_script)
 from tafel_host.sim_device import SimDevice
 from tafel_host.sim_serial import SimSerial
@@ -75,7 +75,7 @@ class Live:
 
     def __init__(self, flash):
         self.serial = SimSerial()
-        command = device_command(find_micropython(), find_run_py(), flash, find_board(DEFAULT_BOARD))
+        command = auto_command(find_run_py(), flash, find_board(DEFAULT_BOARD))
         self.device = SimDevice(command + self.serial.device_args() + ["--trial-wdt-ms", str(TRIAL_WDT_MS)])
         self.port = self.serial.path
         self.boots = []  # (resets so far, the screen's text rows) of each boot

@@ -18,7 +18,7 @@ from simupdate import GAME, install, script, signed_versions
 from tafel_host import bundle_build, serve_update
 from tafel_host.cli import main
 from tafel_host.link_client import Link
-from tafel_host.sim import DEFAULT_BOARD, device_command, find_board, find_micropython, find_run_py
+from tafel_host.sim import DEFAULT_BOARD, auto_command, find_board, find_run_py
 from tafel_host.sim_device import SimDevice
 
 # From the standings after GAME: home, settings, WLAN (up three, round), network, password, server.
@@ -60,7 +60,7 @@ class Sim:
     """The simulated device driven key by key (sim_device.SimDevice), with the screen's text."""
 
     def __init__(self, flash):
-        self.dev = SimDevice(device_command(find_micropython(), find_run_py(), flash, find_board(DEFAULT_BOARD)))
+        self.dev = SimDevice(auto_command(find_run_py(), flash, find_board(DEFAULT_BOARD)))
         self.dev.start()
 
     def play(self, keys):
