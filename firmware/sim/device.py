@@ -54,7 +54,7 @@ class Device:
         self.reset_pending = False  # machine.reset() asked for (after an update; run.py, the launcher)
         self.power = SimPower(self.profile)  # its RTC memory lasts as long as this Device
         self._boot(epoch, _log, hold)
-        self.seen = _crc(self.chip.glass())  # a checksum, not a copy: a colour glass is 65 KB
+        self.seen = self.chip.fingerprint()  # a checksum, not a copy: a colour glass is 65 KB
 
     def _boot(self, epoch, log, hold=None):
         # Power-up or wake: all but the flash and the power's memory starts afresh.
@@ -141,21 +141,15 @@ class Device:
         return self.app.canvas.screen_text()
 
     def changed(self):
-        seen = _crc(self.chip.glass())
+        seen = self.chip.fingerprint()
         if seen == self.seen:
             return 0
         self.seen = seen
         return 1
 
     def snap(self, out):
-        self.seen = _crc(write_glass(out, self.chip, self.app.canvas.screen_text()))
-
-
-def _crc(glass):
-    # What the glass shows, as a CRC-32: changed() compares these instead of holding a copy.
-    import binascii
-
-    return binascii.crc32(glass)
+        write_glass(out, self.chip, self.app.canvas.screen_text())
+        self.seen = self.chip.fingerprint()
 
 
 def _log(err):

@@ -70,9 +70,11 @@ def write_glass(out, chip, rows):
     glass = chip.glass()
     kind = "snap565" if getattr(chip, "colour", False) else "snap"
     out.write("%s %d %d " % (kind, chip.width, chip.height))
-    # In pieces: a colour glass in one piece would be 130 KB of hex at once.
-    for i in range(0, len(glass), 2048):
-        out.write(binascii.hexlify(glass[i:i + 2048]).decode())
+    # In small pieces: the simulator runs in the device's heap, so no large block is asked for
+    # (a colour glass in one piece would be 130 KB of hex at once).
+    view = memoryview(glass)
+    for i in range(0, len(glass), 128):
+        out.write(binascii.hexlify(view[i:i + 128]).decode())
     out.write("\n")
     for line in rows:
         out.write("text %s\n" % line)

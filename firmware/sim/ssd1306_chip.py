@@ -183,6 +183,19 @@ class SSD1306Chip:
         bit = self.ram[(row >> 3) * 128 + col] >> (row & 7) & 1
         return bit ^ 1 if self.inverted else bit
 
+    def fingerprint(self):
+        """A CRC-32 of what glass() would return, without making it (the simulator asks after
+        every command whether the picture changed; it must not allocate in the device's heap)."""
+        import binascii
+
+        w, h = self.width, self.height
+        if not self.lit:
+            return 0
+        if (self.seg_remap and self.com_remap and w == 128 and h == 64 and self.mux == 64
+                and not (self.start_line or self.offset or self.entire_on)):
+            return binascii.crc32(self.ram) ^ (1 if self.inverted else 0)
+        return binascii.crc32(self.glass())
+
     def glass(self):
         """What the viewer sees, as a new bytearray in the driver's layout (MONO_VLSB, width x height)."""
         w, h = self.width, self.height

@@ -306,6 +306,12 @@ class ST7789Chip:
             self.row = self.row + 1 if self.row < self.ye else self.ys
 
     # ---- the glass ----------------------------------------------------------------
+    def fingerprint(self):
+        """A CRC-32 of the glass (rendered once per change and kept, so nothing new is made)."""
+        import binascii
+
+        return binascii.crc32(self.glass())
+
     def glass(self):
         """What the viewer sees: width x height RGB565 pixels, big-endian, row by row.
 

@@ -232,6 +232,8 @@ class RoundEntry(Screen):
             self.note = str(err)
             return
         except Exception as err:  # the flash refused: the round is NOT saved
+            if app.log is not None:
+                app.log(err)
             self.note = app.t("not_saved")
             app.notify("%s: %s" % (app.t("not_saved"), app.t(getattr(err, "key", "flash_full"))))
             return

@@ -10,9 +10,7 @@ class Rounds(ListScreen):
         game = self.app.session.game
         self.game = game
         count = len(game.rounds)
-        self.items = list(range(count - 1, -1, -1))
-        if not game.finished and count:
-            self.items.append(-1)  # "end the game now"
+        self.items = _Newest(count, not game.finished and count)  # + "end the game now"
         if self.cursor >= len(self.items):
             self.cursor = 0
         super().on_open()
@@ -62,3 +60,20 @@ class Rounds(ListScreen):
             app.notify(app.t("not_saved"))
             return
         app.show_game()
+
+
+class _Newest:
+    """The list's entries without a list: round indexes newest first, then -1 ("end the game")
+    if `end`. A 300-round game would otherwise ask for a 2 KB block each time the list opens."""
+
+    def __init__(self, count, end):
+        self.count = count
+        self.end = 1 if end else 0
+
+    def __len__(self):
+        return self.count + self.end
+
+    def __getitem__(self, index):
+        if not 0 <= index < self.count + self.end:
+            raise IndexError(index)
+        return self.count - 1 - index if index < self.count else -1

@@ -292,8 +292,10 @@ class Game:
     def _trial(self, event, keep=True):
         # Edit and undo rewrite history: replay every round with checks and roll
         # back if any no longer fits; with keep=False roll back even on success.
+        # Only the row an edit changes is saved for the roll-back, not the whole table: a copy
+        # of a 300-round table would ask the heap for its size again at every edit.
         n = len(self.players)
-        saved = self._table.copy(), self._count
+        count, old = self._count, None
         if event[0] == "undo":
             if self._ended or event[1] != self._count - 1:
                 raise ScoreError("only the last round can be undone")
@@ -306,6 +308,7 @@ class Game:
             for h in row:
                 if h is not None and h > MAX_HAND:
                     raise ScoreError("%d points cannot be a hand" % h)
+            old = (index, self._table.winner(index), self._table.hands(index))
             self._table.put(index, event[2], row)
         try:
             self._replay(True)
@@ -314,7 +317,9 @@ class Game:
             raise ScoreError("this change does not fit the rounds after it (the game would end earlier or a seat drop out)")
         finally:
             if not keep:
-                self._table, self._count = saved
+                if old is not None:
+                    self._table.put(old[0], old[1], old[2])
+                self._count = count
                 self._replay()
 
     def _replay(self, check=False):

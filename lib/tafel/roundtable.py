@@ -42,8 +42,3 @@ class RoundTable:
         cells, base = self.locate(index)
         return [None if cells[base + 1 + s] == EMPTY else cells[base + 1 + s]
                 for s in range(self.width - 1)]
-
-    def copy(self):
-        twin = RoundTable(self.width - 1)
-        twin.chunks = [array("H", c) for c in self.chunks]
-        return twin
