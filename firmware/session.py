@@ -56,7 +56,11 @@ class Session:
         self.game_id = None
 
     def _save(self, record):
-        self.store.append(self.game_id, record)
-        self.game.apply(record)
+        self.store.append(self.game_id, record)  # durable from here: nothing below may say "not saved"
+        try:
+            self.game.apply(record)
+        except MemoryError:  # the game in memory is half changed; the flash has the whole truth
+            self.game = None
+            self.reload()
         if self.game.finished:
             self.store.game_finished(self.game_id, self.game)

@@ -1,0 +1,45 @@
+# The running game's session: "durable, then visible", and never a "not saved" for a round on flash.
+from evening import boot
+from clock import SimClock
+from session import Session
+
+
+def _session():
+    dev, store, _ = boot(blocks=64)
+    session = Session(store, SimClock(0))
+    session.start(("Anna", "Ben", "Cleo"), "standard", 500)
+    return dev, store, session
+
+
+def test_a_saved_round_is_on_flash_and_in_the_game():
+    _, store, session = _session()
+    session.save_round({"Ben": 36, "Cleo": 53}, "Anna")
+    assert session.game.totals()[0] == ("Anna", 89)
+    assert store.load_game(session.game_id).totals()[0] == ("Anna", 89)
+
+
+def test_out_of_memory_after_the_round_is_durable_shows_the_round_from_flash():
+    # The heap runs out while the round is applied in memory, after the flash took it: the
+    # round is saved, so the session must not fail; it reloads the game from the flash.
+    _, store, session = _session()
+    real = session.game
+
+    def no_memory(record):
+        raise MemoryError("memory allocation failed")
+
+    real.apply = no_memory
+    session.save_round({"Ben": 36, "Cleo": 53}, "Anna")  # no exception: it is saved
+    assert session.game is not real
+    assert session.game.totals()[0] == ("Anna", 89) and len(session.game.rounds) == 1
+    assert store.load_game(session.game_id).totals()[0] == ("Anna", 89)
+
+
+def test_a_refused_round_changes_nothing():
+    _, store, session = _session()
+    try:
+        session.save_round({"Ben": 36, "Cleo": 53}, None)  # no winner in a standard game
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a round without a winner was taken")
+    assert len(session.game.rounds) == 0 and len(store.load_game(session.game_id).rounds) == 0
