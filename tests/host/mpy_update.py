@@ -22,7 +22,7 @@ REPO = sys.argv[1]
 sys.path.insert(0, REPO + "/lib")
 sys.path.insert(0, REPO + "/firmware")
 
-from binascii import unhexlify  # noqa: E402
+from binascii import hexlify, unhexlify  # noqa: E402
 
 import bootsel  # noqa: E402
 import vfs  # noqa: E402
@@ -41,6 +41,19 @@ CHUNK = 172  # file bytes in one UPDATE_CHUNK (tafel.wire.UPDATE_DATA)
 with open(sys.argv[2]) as f:
     SPEC = json.load(f)
 KEYS = [unhexlify(k) for k in SPEC["keys"]]
+
+
+class _Image:
+    """spec["image"], [[path, sha256 hex], ...]: a firmware image holding those files frozen, as
+    the appimage module a Tafel image freezes (update/image.py looks it up by import)."""
+
+
+if SPEC.get("image"):
+    _Image.FILES = tuple(sorted(p for p, _ in SPEC["image"]))
+    _digests = dict(SPEC["image"])
+    _Image.DIGESTS = tuple(unhexlify(_digests[p]) for p in _Image.FILES)
+    sys.modules["appimage"] = _Image
+IMAGE = dict(SPEC.get("image") or ())
 
 
 def read(path):
@@ -107,12 +120,14 @@ def tree(vol, folder):
 
 
 def complete(vol, folder, m):
-    """True if folder holds exactly the manifest's files, each with its size and SHA-256."""
+    """True if folder holds exactly the manifest's files, each with its size and SHA-256 (with
+    an image: those the image does not hold with the same digest)."""
     folder = folder.lstrip("/")
     files = tree(vol, folder)
-    if len(files) != len(m.files):
+    wanted = [e for e in m.files if IMAGE.get(e.path) != hexlify(e.sha256).decode()]
+    if len(files) != len(wanted):
         return False
-    for e in m.files:
+    for e in wanted:
         got = files.get(folder + "/" + e.path)
         if got is None or len(got) != e.size or hashlib.sha256(got).digest() != e.sha256:
             return False
@@ -163,6 +178,7 @@ def case_update():
     ops = dev.ops - before
     folder, now = running(vol)
     return {"version": version, "folder": folder, "complete": complete(vol, folder, M2),
+            "slot": sorted(p[len(folder):] for p in tree(vol, folder.lstrip("/"))),  # paths in the slot
             "games": tree(vol, "data") == games, "ops": ops,
             "stage_left": sorted(tree(vol, "app/stage")), "pointer": bootsel.read(vol)}
 

@@ -80,6 +80,28 @@ def test_a_power_cut_at_every_flash_operation_of_an_update(setup):
     assert got["nbad"] == 0, got["bad"]
 
 
+def frozen_image(setup):
+    """A firmware image with v1 frozen in (main.py never is): [[path, sha256 hex]] as appimage."""
+    import hashlib
+
+    return [[path, hashlib.sha256(data).hexdigest()] for path, data in app("1.0.0") if path != "main.py"]
+
+
+def test_over_a_frozen_image_the_slots_keep_only_what_differs(setup):
+    got = on_device(setup, "update", image=frozen_image(setup))
+    assert got["version"] == "1.1.0" and got["folder"] == "/app/b" and got["complete"] and got["games"]
+    # v2 changed app.py and the version, added ui/new.mpy; ui/big.mpy and the trust store are the image's
+    assert got["slot"] == ["app.py", "lib/tafel/version.py", "main.py", "ui/new.mpy"]
+
+
+def test_a_power_cut_at_every_flash_operation_of_an_update_over_a_frozen_image(setup):
+    got = on_device(setup, "sweep", image=frozen_image(setup))
+    print("  update sweep over an image: %d flash operations, %d cut points, %d real cuts"
+          % (got["ops"], got["points"], got["real"]))
+    assert got["ops"] > 20
+    assert got["nbad"] == 0, got["bad"]
+
+
 def test_a_version_that_never_confirms_is_rolled_back(setup):
     got = on_device(setup, "rollback")
     tries = [b for b in got["boots"] if b[0] == "/app/b"]
