@@ -64,10 +64,10 @@ class _Board:
 def write_glass(out, chip, rows):
     """run.py's snap answer: the glass (mono MONO_VLSB pages, or RGB565 big-endian) and the text rows.
 
-    Returns the glass's bytes."""
+    Returns the glass's bytes (the chip's picture buffer: look, do not keep)."""
     import binascii
 
-    glass = chip.glass()
+    glass = chip.picture()  # the chip's own buffer: no new block in the device's heap
     kind = "snap565" if getattr(chip, "colour", False) else "snap"
     out.write("%s %d %d " % (kind, chip.width, chip.height))
     # In small pieces: the simulator runs in the device's heap, so no large block is asked for

@@ -29,8 +29,9 @@ def grant_sim_share(profile_path, growth, start_alloc):
     before = gc.mem_alloc()
     from sim import fileflash, halted, simmachine, simpower, simusb, simwdt  # noqa: F401
 
-    machine = simmachine.from_profile(profile)  # Device wires its own; this one shows the size
-    machine.display.glass()  # the picture as the viewer sees it, which the chip keeps rendered
+    machine = simmachine.from_profile(profile)
+    machine.display.picture()  # the picture as the viewer sees it, which the chip keeps rendered
+    simmachine.premade = machine  # the Device takes this very machine: its large buffers are made once
     machine = None  # noqa: F841
     gc.collect()
     share = gc.mem_alloc() - before + start_alloc  # + run.py's compiled code

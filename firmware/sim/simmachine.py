@@ -243,8 +243,15 @@ class Machine:
                     g.handler(g.irq_pin)
 
 
+premade = None  # a Machine made ahead (sim/simheap.py measures it), taken by the next from_profile
+
+
 def from_profile(profile, strict=True):
     """A Machine with the profile's display, keypad and encoder wired to the profile's pins."""
+    global premade
+    if premade is not None and premade.strict == strict:
+        m, premade = premade, None
+        return m
     m = Machine(strict)
     d = profile["display"]
     if d["driver"] == "ssd1306" and d["bus"] == "i2c":

@@ -196,6 +196,29 @@ class SSD1306Chip:
             return binascii.crc32(self.ram) ^ (1 if self.inverted else 0)
         return binascii.crc32(self.glass())
 
+    def picture(self):
+        """What glass() returns, in one buffer kept for it and changed in place (the simulator
+        runs in the device's heap and asks for no new block per snapshot); keep nothing of it."""
+        pic = getattr(self, "_pic", None)
+        if pic is None:
+            pic = self._pic = bytearray(self.width * self.height // 8)
+        if not self.lit:
+            for i in range(len(pic)):
+                pic[i] = 0
+        elif self._usual():
+            pic[:] = self.ram
+            if self.inverted:
+                for i in range(len(pic)):
+                    pic[i] ^= 0xFF
+        else:
+            pic[:] = self.glass()  # a rare set-up: rendered pixel by pixel
+        return pic
+
+    def _usual(self):
+        # The usual set-up: the glass is the RAM as it is (glass() says the same).
+        return (self.seg_remap and self.com_remap and self.width == 128 and self.height == 64 and self.mux == 64
+                and not (self.start_line or self.offset or self.entire_on))
+
     def glass(self):
         """What the viewer sees, as a new bytearray in the driver's layout (MONO_VLSB, width x height)."""
         w, h = self.width, self.height

@@ -91,6 +91,7 @@ class ST7789Chip:
         self.strict = strict
         self.clock = clock or (lambda: 0)
         self.ram = bytearray(self.panel_w * self.panel_h * 2)  # the RAM cells behind the glass
+        self._pic = None  # picture()'s buffer, made at its first use
         self.writes = 0  # SPI writes that reached the chip (CS low)
         self.cmd_bytes = 0
         self.data_bytes = 0
@@ -125,7 +126,12 @@ class ST7789Chip:
         now = self.clock()
         self._quiet_until = now + 5  # no command for 5 ms after a reset
         self._slpout_from = now + 120  # and no SLPOUT for 120 ms
+        self._stale()
+
+    def _stale(self):
+        # The picture may have changed: glass() makes a new one, picture() renders again.
         self._glass = None
+        self._pic_ok = False
 
     def software_reset(self):
         self._reset_state()  # the RAM is kept by SWRESET
@@ -134,7 +140,7 @@ class ST7789Chip:
         """The RESX pin: low holds the chip in reset; the rising edge starts it (RAM contents undefined)."""
         if not level:
             self.in_reset = True
-            self._glass = None
+            self._stale()
         elif self.in_reset:
             self.in_reset = False
             self.power_on()
@@ -142,7 +148,7 @@ class ST7789Chip:
     def set_backlight(self, level):
         if level != self.backlight:
             self.backlight = level
-            self._glass = None
+            self._stale()
 
     @property
     def lit(self):
@@ -154,7 +160,7 @@ class ST7789Chip:
         if self.in_reset:
             return
         self.writes += 1
-        self._glass = None
+        self._stale()
         if not dc:
             for b in buf:
                 self._command(b)
@@ -307,10 +313,22 @@ class ST7789Chip:
 
     # ---- the glass ----------------------------------------------------------------
     def fingerprint(self):
-        """A CRC-32 of the glass (rendered once per change and kept, so nothing new is made)."""
+        """A CRC-32 of the glass, from picture(): nothing new is made."""
         import binascii
 
-        return binascii.crc32(self.glass())
+        return binascii.crc32(self.picture())
+
+    def picture(self):
+        """What the viewer sees, rendered into one buffer kept for it: the same bytearray every
+        time, changed in place. The simulator uses it (it runs in the device's heap, where a new
+        65 KB block at every change may not be had); keep nothing of it, copy instead."""
+        if self._pic is None:
+            self._pic = bytearray(self.width * self.height * 2)
+            self._pic_ok = False
+        if not self._pic_ok:
+            self._render(self._pic)
+            self._pic_ok = True
+        return self._pic
 
     def glass(self):
         """What the viewer sees: width x height RGB565 pixels, big-endian, row by row.
@@ -319,7 +337,7 @@ class ST7789Chip:
         one again: keep it, compare it, do not change it.
         """
         if self._glass is None:
-            self._glass = self._render()
+            self._glass = bytearray(self.picture())
         return self._glass
 
     def pixel(self, x, y):
@@ -327,10 +345,12 @@ class ST7789Chip:
         i = (y * self.width + x) * 2
         return g[i] << 8 | g[i + 1]
 
-    def _render(self):
+    def _render(self, out):
         w, h = self.width, self.height
-        out = bytearray(w * h * 2)
         if not self.lit:
+            dark = bytes(2 * w)
+            for y in range(h):
+                out[y * 2 * w:(y + 1) * 2 * w] = dark
             return out
         ram = self.ram
         for y in range(h):

@@ -160,3 +160,19 @@ def test_nobody_at_another_address():
     with pytest.raises(OSError):
         board.display.i2c.writeto(0x3D, b"\x00\xaf")
     assert board.display.i2c.scan() == [0x3C]
+
+
+def test_the_simulators_picture_is_the_glass_in_one_kept_buffer():
+    # The simulator runs in the device's heap: its picture() is one buffer changed in place.
+    hw, board = halsim.make()
+    d, chip = board.display, hw.display
+    d.text("Anna", 0, 0, 1)
+    d.show()
+    first = chip.picture()
+    assert first == chip.glass() and chip.fingerprint() == chip.fingerprint()
+    before = chip.fingerprint()
+    d.invert(1)
+    assert chip.picture() is first and first == chip.glass()  # the same buffer, now inverted
+    assert chip.fingerprint() != before
+    d.poweroff()
+    assert not any(chip.picture()) and chip.picture() == chip.glass()

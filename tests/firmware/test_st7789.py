@@ -338,3 +338,18 @@ def test_chip_reset_line_and_chip_select():
     assert chip.in_reset and not chip.lit
     hw.Pin(23)(1)  # out of reset: asleep, display off, RAM noisy again
     assert chip.asleep and not chip.display_on and len(tdisplay.colours(bytes(chip.ram[:4000]))) > 50
+
+
+def test_the_simulators_picture_is_the_glass_in_one_kept_buffer():
+    # A 65 KB glass: the simulator reads picture(), one buffer rendered again in place.
+    hw, b = tdisplay.make()
+    chip, d = hw.display, b.display
+    d.fill(0)
+    d.text("Anna", 0, 0, 1)
+    d.show()
+    first = chip.picture()
+    assert first == chip.glass()
+    seen = chip.fingerprint()
+    d.text("Ben", 0, 8, 1)
+    d.show()
+    assert chip.picture() is first and first == chip.glass() and chip.fingerprint() != seen
