@@ -75,6 +75,16 @@ class _Http(http.server.ThreadingHTTPServer):
     daemon_threads = True
     owner = None
 
+    def handle_error(self, request, client_address):
+        # A device that goes away mid-transfer (power cut, reset, Wi-Fi lost) is no error of the
+        # server's: one line in its log, not a traceback; it resumes from what it kept.
+        err = sys.exc_info()[1]
+        if isinstance(err, (ConnectionError, TimeoutError)):
+            if self.owner is not None:
+                self.owner.log("%s: connection lost (%s)" % (client_address[0], err.__class__.__name__))
+            return
+        super().handle_error(request, client_address)
+
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # kept-alive: a device asks for many ranges on one connection
