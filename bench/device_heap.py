@@ -76,6 +76,9 @@ def main():
     parser.add_argument("--board", default="esp32-devkitc-ssd1306")
     parser.add_argument("--only", default=",".join(heap_scenarios.SCENARIOS))
     parser.add_argument("--no-search", action="store_true", help="only the board's heap, no bisection")
+    parser.add_argument("--mpy", action="store_true",
+                        help="also the evening with the app as .mpy files (stock MicroPython's deployment, "
+                             "firmware/port/unix/build.sh mpy), for comparison")
     parser.add_argument("--host-scale", action="store_true",
                         help="also the evening's smallest heap on the host port (64-bit, app from source): "
                              "the factor host_tools/sim_runtime.py scales a board's heap by there")
@@ -106,6 +109,9 @@ def main():
             for name in names:
                 low[name] = smallest(sc, name, pool)
         host = smallest(sc, "evening", pool, "host", 2048 * 1024) if args.host_scale else None
+        mpy = None
+        if args.mpy:
+            mpy = (sc.run("evening", heap, growth, "mpy"), smallest(sc, "evening", pool, "mpy", 512 * 1024))
     rows = []
     for name in names:
         r = chip[name]
@@ -119,6 +125,14 @@ def main():
     for name in names:
         if not chip[name].ok:
             print("%s failed in the board's heap: %s" % (name, chip[name].why))
+    if mpy is not None:
+        r, n = mpy
+        print()
+        print("The same evening with the app as .mpy files (stock MicroPython, firmware/port/unix/build.sh mpy): "
+              "in %d + %d KB %s%s; smallest heap, one area: %s" % (
+                  heap // 1024, growth // 1024, "ok" if r.ok else "FAILS",
+                  ", peak in use %s" % kb(r.peak - r.share) if r.ok else " (%s)" % (r.why or "")[:120],
+                  kb(n) if n else "none up to 512 KB"))
     if args.host_scale and low.get("evening") and host:
         device = low["evening"]
         print()

@@ -2,7 +2,7 @@
 #
 #   micropython firmware/sim/run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS]
 #       [--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID] [--serial-session FILE]]
-#       [--heap-growth N [--heap-watch 1]]
+#       [--heap-growth N [--heap-watch 1]] [--app DIR]
 #
 # The heap: in the image's own 32-bit build (firmware/port/unix/build.sh frozen)
 # the application is frozen in as on the ESP32, the launcher starts this with the
@@ -71,8 +71,13 @@ def _frozen_app():
 
 
 FROZEN = _frozen_app()
+# --app DIR: the application as .mpy files in DIR, as stock MicroPython imports it on a board with
+# PSRAM (bench/device_heap.py --deployment mpy, on the 32-bit build without the app frozen in).
+_APP = sys.argv[sys.argv.index("--app") + 1] if "--app" in sys.argv[:-1] else None
 if FROZEN:  # the frozen modules first; from this checkout only what a flash's root holds (bootsel)
     sys.path[:] = [".frozen", _FIRMWARE]
+elif _APP:
+    sys.path[:] = [_APP, _APP + "/lib", ".frozen", _FIRMWARE]
 else:  # the application and the simulator from this checkout, compiled as they are imported
     sys.path.insert(0, _FIRMWARE + "/../lib")
     sys.path.insert(0, _FIRMWARE)
@@ -202,14 +207,14 @@ def serve(device, inp, out):
             watch.say()
 
 
-_USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS] [--heap-growth N [--heap-watch 1]] "
+_USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS] [--heap-growth N [--heap-watch 1]] [--app DIR] "
           "[--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID] [--serial-session FILE]]")
 
 
 def _args(argv):
     opts = {"--flash": None, "--board": None, "--epoch": "0", "--serial-in": None, "--serial-out": None,
             "--baud": "115200", "--device-id": None, "--trial-wdt-ms": None, "--serial-session": None,
-            "--heap-growth": None, "--heap-watch": None}
+            "--heap-growth": None, "--heap-watch": None, "--app": None}
     i = 1
     while i < len(argv):
         if argv[i] in opts and i + 1 < len(argv):
@@ -244,7 +249,7 @@ def _serial(opts):
 def main():
     opts = _args(sys.argv)
     global watch
-    if opts["--heap-growth"] is not None and FROZEN:  # the image's build: the board's heap exactly
+    if opts["--heap-growth"] is not None:  # a measuring build (firmware/port/unix): the board's heap exactly
         from sim import simheap
 
         growth = int(opts["--heap-growth"])

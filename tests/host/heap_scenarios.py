@@ -46,6 +46,12 @@ def device_build():
     return sim_runtime.device_build(ROOT)
 
 
+def mpy_build():
+    """The 32-bit build without the application frozen in (firmware/port/unix/build.sh mpy), or None."""
+    path = ROOT / "build" / ("unix32-mpy-" + sim_runtime.MICROPYTHON_VERSION) / "micropython"
+    return path if path.is_file() else None
+
+
 def evening_keys():
     """[(keys, check)]: each a line of keys and a function of the screen's text after it (or None)."""
     steps = [("1 D 9 9 9 9 9 D", None)]  # home: new game, target 99999, down to "+ player"
@@ -91,6 +97,18 @@ class Scenarios:
             self._signed = signed_versions(self.dir, ("0.8.0", "0.9.0"))
         return self._signed
 
+    def mpy_app(self):
+        """The application compiled as a bundle carries it, in a folder: the .mpy deployment."""
+        folder = self.dir / "app-mpy"
+        if not folder.is_dir():
+            from tafel_host import bundle_build
+
+            files, _ = bundle_build.compile_tree(bundle_build.find_mpy_cross())
+            for path, data in files:
+                (folder / path).parent.mkdir(parents=True, exist_ok=True)
+                (folder / path).write_bytes(data)
+        return folder
+
     def installed(self, name):
         """A flash image with 0.8.0 installed (signed with the test key) and one game played."""
         flash = self.dir / (name + ".img")
@@ -119,7 +137,8 @@ class Scenarios:
         """Run scenario `name` in a heap of `heap` bytes (first area) that may grow by `growth`.
 
         kind "host": on the host port (64-bit, the app from source) in one area of `heap`
-        (growth ignored; no peak figures). Runs may go in parallel (threads): each has its
+        (growth ignored; no peak figures); "mpy": the 32-bit build without the app frozen in,
+        the app as .mpy files (stock MicroPython's deployment). Runs may go in parallel (threads): each has its
         own flash image and files."""
         with self._lock:
             self._runs += 1
@@ -131,6 +150,10 @@ class Scenarios:
 
             runtime = sim_runtime.Runtime("host", find_micropython(), heap, None, "")
             command = sim_runtime.command(runtime, RUN_PY, flash, BOARD)
+        elif kind == "mpy":  # the 32-bit build without the app frozen in, the app as .mpy files
+            runtime = sim_runtime.Runtime("device", mpy_build(), heap, growth, "")
+            command = sim_runtime.command(runtime, RUN_PY, flash, BOARD) + ["--heap-watch", "1",
+                                                                             "--app", str(self.mpy_app())]
         else:
             runtime = sim_runtime.Runtime("device", device_build(), heap, growth, "")
             command = sim_runtime.command(runtime, RUN_PY, flash, BOARD) + ["--heap-watch", "1"]
