@@ -14,16 +14,13 @@
 # stays with FlashDev, which the storage tests use.
 from micropython import const
 
+from sim.blockdev import BlockDevice
 from sim.flashdev import BLOCK_SIZE, BLOCKS
 
-_IOCTL_SYNC = const(3)
-_IOCTL_BLOCK_COUNT = const(4)
-_IOCTL_BLOCK_SIZE = const(5)
-_IOCTL_ERASE = const(6)
 _CHUNK = const(256)  # a program is merged with the old cells this many bytes at a time
 
 
-class FileFlash:
+class FileFlash(BlockDevice):
     """A flash chip of `blocks` x `block_size` bytes whose cells are the file at `path`
     (created erased if missing; an existing file must have exactly that size)."""
 
@@ -50,27 +47,9 @@ class FileFlash:
         if f.readinto(buf) != len(buf):
             raise OSError("flash image %s ends early" % self.path)
 
-    def writeblocks(self, block, buf, off=None):
-        if off is None:  # the simple protocol: whole blocks, erased first
-            bs = self.block_size
-            mv = memoryview(buf)
-            for i in range(len(buf) // bs):
-                self._erase(block + i)
-                self._program(block + i, 0, mv[i * bs:(i + 1) * bs])
-            return
-        self._program(block, off, buf)
-
-    def ioctl(self, op, arg):
-        if op == _IOCTL_BLOCK_COUNT:
-            return self.blocks
-        if op == _IOCTL_BLOCK_SIZE:
-            return self.block_size
-        if op == _IOCTL_ERASE:
-            self._erase(arg)
-            return 0
-        if op == _IOCTL_SYNC and self._file is not None:
+    def _sync(self):
+        if self._file is not None:
             self._file.flush()
-        return 0  # init, deinit, sync
 
     def _program(self, block, off, data):
         n = len(data)

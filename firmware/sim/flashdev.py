@@ -1,6 +1,6 @@
 # Emulated SPI NOR flash for the simulator and the tests (never deployed).
 #
-# It speaks MicroPython's extended block protocol, the one vfs.VfsLfs2 uses:
+# It speaks MicroPython's extended block protocol, the one vfs.VfsLfs2 uses (sim/blockdev.py):
 #   readblocks(n, buf, off=0)   read len(buf) bytes from block n at byte off
 #   writeblocks(n, buf, off)    program without erasing (off None: erase first)
 #   ioctl(op, arg)              1 init, 2 deinit, 3 sync, 4 block count,
@@ -29,10 +29,7 @@
 # WriteLog can rebuild the image as it stood before any operation of one run.
 from micropython import const
 
-_IOCTL_SYNC = const(3)
-_IOCTL_BLOCK_COUNT = const(4)
-_IOCTL_BLOCK_SIZE = const(5)
-_IOCTL_ERASE = const(6)
+from sim.blockdev import BlockDevice
 
 # An ESP32 4 MB board's file-system partition: 2 MB of 4 KB sectors.
 BLOCK_SIZE = const(4096)
@@ -44,7 +41,7 @@ class PowerCut(Exception):
     """The emulated flash lost power; nothing more reaches it."""
 
 
-class FlashDev:
+class FlashDev(BlockDevice):
     """A RAM-backed flash chip. `image` (a list from blank_image() or
     copy_image()) is used as it is, not copied; give `path` to keep the
     image in a file too (the simulator keeps games between runs)."""
@@ -109,26 +106,9 @@ class FlashDev:
         self.reads += 1
         self.read_bytes += n
 
-    def writeblocks(self, block, buf, off=None):
-        if off is None:  # the simple protocol: whole blocks, erased first
-            bs = self.block_size
-            for i in range(len(buf) // bs):
-                self._erase(block + i)
-                self._program(block + i, 0, memoryview(buf)[i * bs:(i + 1) * bs])
-            return
-        self._program(block, off, buf)
-
-    def ioctl(self, op, arg):
-        if op == _IOCTL_BLOCK_COUNT:
-            return self.blocks
-        if op == _IOCTL_BLOCK_SIZE:
-            return self.block_size
-        if op == _IOCTL_ERASE:
-            self._erase(arg)
-            return 0
-        if op == _IOCTL_SYNC and self._file is not None and not self.dead:
+    def _sync(self):
+        if self._file is not None and not self.dead:
             self._file.flush()
-        return 0  # init, deinit, sync
 
     # ---- the two operations that change flash ------------------------------
 
