@@ -141,7 +141,7 @@ def main():
               "(host_tools/sim_runtime.py HOST_SCALE)" % (kb(host), find_micropython(), kb(device),
                                                            host / device))
     print()
-    print("Reproduce: .venv/bin/python bench/device_heap.py --board %s   (%.0f s)" % (args.board, time.time() - started))
+    print("Reproduce: .venv/bin/python bench/device_heap.py %s   (%.0f s)" % (" ".join(sys.argv[1:]) or "", time.time() - started))
     return 0 if all(chip[n].ok for n in names) else 1
 
 

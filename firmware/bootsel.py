@@ -4,7 +4,8 @@
 #
 # Layout on flash (docs/updates.md, "On the device"):
 #   /boot.py, /bootsel.py   this; never updated
-#   /app/a/, /app/b/        two application slots: main.py, *.mpy, lib/tafel/*.mpy
+#   /app/a/, /app/b/        two application slots: main.py, *.mpy, lib/tafel/*.mpy (over a Tafel
+#                           firmware image only what differs from its frozen app: lay_over)
 #   /app/current            the pointer: which slot runs, JSON (below)
 #   /app/stage/             the bundle being staged into the other slot (update/stage.py)
 #   /data/                  games and settings: no update ever touches them

@@ -25,12 +25,13 @@ def play(script, flash):
 
 
 class SimPort:
-    def __init__(self, script, flash, tmp, baud=115200):
+    def __init__(self, script, flash, tmp, baud=115200, runtime=None):
+        """runtime: tafel sim's --runtime (auto when None)."""
         self.port_file = Path(tmp) / ("port-%s" % Path(flash).stem)
         self.port_file.unlink(missing_ok=True)
         self.proc = subprocess.Popen(
             tafel("sim", "--script", script, "--flash", flash, "--stay", "--port-file", self.port_file,
-                  "--baud", baud),
+                  "--baud", baud, *(("--runtime", runtime) if runtime else ())),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines = []
         for line in self.proc.stdout:  # "serial: /dev/pts/N", then "tafel sim: N steps ..." once ready
