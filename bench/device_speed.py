@@ -1,4 +1,4 @@
-"""Key to screen on the device build, and an estimated ESP32 time: prints a table, not a test.
+"""Key to screen and export on the device build, with estimated ESP32 times: prints tables, not a test.
 
     .venv/bin/python bench/device_speed.py        (make device-build first)
 
@@ -17,6 +17,10 @@ instructions, and leaves out the flash cache's misses (frozen bytecode and Micro
 own code run from flash through a 32 KB cache) and the I2C bus's own time (a 128x64 frame
 is 1 KB at 400 kHz: about 23 ms for a full redraw, less for the rows that changed). So the
 real time is longer; the budget it is held against is DESIGN.md's 50 ms per key.
+
+(2) Export: bench/mpy/export_cost.py reads and frames every one of 100 stored games (a
+simulator image made by key script) as the link sends them, between two marker calls;
+instructions per KB of frames against the time a KB takes on a 115200-baud line.
 """
 import os
 import shutil
@@ -88,8 +92,53 @@ def main():
     print("ESP32 estimate: instructions / 240 M/s (one instruction a cycle at 240 MHz, one core); flash-cache "
           "misses and the I2C transfer not counted (see the header). Firmware's own share, worst screen: %.1f ms "
           "of the %.0f ms budget." % (worst, BUDGET_MS))
+    print()
+    export_cost(build, valgrind)
     print("Reproduce: .venv/bin/python bench/device_speed.py")
     return 0
+
+
+def export_cost(build, valgrind):
+    """(2) Instructions per exported KB: bench/mpy/export_cost.py on 100 stored games."""
+    sys.path.insert(0, str(ROOT / "tests" / "host"))
+    import heap_scenarios
+
+    tmp = Path(tempfile.mkdtemp(prefix="tafel-export-cost-"))
+    try:
+        flash = heap_scenarios.Scenarios(tmp).hundred_games()
+        base = str(tmp / "cg.out")
+        out = subprocess.run([valgrind, "--tool=callgrind", "--dump-before=mp_micropython_opt_level",
+                              "--callgrind-out-file=" + base, str(build), "-X", "heapsize=57344",
+                              str(ROOT / "bench" / "mpy" / "export_cost.py"), str(ROOT / "firmware"), str(flash)],
+                             capture_output=True, text=True, timeout=900,
+                             env=dict(os.environ, TAFEL_HEAP_GROWTH="57344"))
+        if out.returncode != 0:
+            print("export: callgrind run failed:\n" + (out.stdout + out.stderr)[-2000:])
+            return
+        seg = callgrind_segments(out.stdout, base)
+        words = [line.split() for line in out.stdout.splitlines() if line.startswith("export ")][0]
+        journal, wire, games, reads = int(words[1]), int(words[2]), int(words[3]), int(words[4])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    sim_flash = seg["flash"]
+    instr = seg["export"] - sim_flash  # the simulated flash chip's Python is no part of the device
+    per_kb = instr / (wire / 1024.0)
+    ms = per_kb / ESP32_IPS * 1000
+    line_ms = 1024.0 / (115200 / 10) * 1000  # one KB on the wire at 115200 baud, 10 bits a byte
+    print("Export on the device build: %d games, %d journal bytes as %d bytes of frames (wire.encode, 384-byte "
+          "chunks), in the heap of an ESP32-WROOM (56 + 56 KB)" % (games, journal, wire))
+    print(table(("what", "instructions", "ESP32 estimate"), [
+        ("the simulated flash chip's %d reads (Python here, C on the ESP32): taken out" % reads,
+         "%.1f M" % (sim_flash / 1e6), "-"),
+        ("the whole export (read from LittleFS, frame, encode)", "%.1f M" % (instr / 1e6), "%.2f s" % (instr / ESP32_IPS)),
+        ("per KB on the wire", "%.2f M" % (per_kb / 1e6), "%.1f ms" % ms),
+    ], "lrr"))
+    print("Not in the estimate: the %d reads themselves, each a call into the SPI flash driver on the chip "
+          "(LittleFS reads in 32-byte units here)." % reads)
+    print("At 115200 baud a KB takes %.0f ms on the wire: the device needs about %.0f %% of that for it (estimate), "
+          "so it keeps the line busy." % (line_ms, 100 * ms / line_ms) if ms < line_ms else
+          "At 115200 baud a KB takes %.0f ms on the wire: the device needs more (%.1f ms, estimate): the CPU, not "
+          "the line, would set the export's speed." % (line_ms, ms))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ class FileFlash(BlockDevice):
         self._erased = b"\xff" * _CHUNK
         self._old = bytearray(_CHUNK)  # the cells under a program, read before it
         self._file = _open(path, blocks * block_size, self._erased)
+        self.reads = 0
+        self.read_bytes = 0
         self.programs = 0
         self.programmed = 0  # bytes
         self.erases = 0
@@ -46,6 +48,8 @@ class FileFlash(BlockDevice):
         f.seek(block * self.block_size + off)
         if f.readinto(buf) != len(buf):
             raise OSError("flash image %s ends early" % self.path)
+        self.reads += 1
+        self.read_bytes += len(buf)
 
     def _sync(self):
         if self._file is not None:
