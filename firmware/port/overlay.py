@@ -74,7 +74,7 @@ def install(folder, listdir=None, base=FROZEN):
 
 
 def uninstall():
-    """Back to the interpreter's own import (the simulator's reboot; tests)."""
+    """Back to the interpreter's own import (tests)."""
     global _real
     import builtins
 
