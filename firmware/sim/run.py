@@ -97,7 +97,9 @@ def boot_slot(flash_path):
     updates) runs the application from its slot, as boot.py and bootsel.py
     choose it on the device: the modules, the trust store, the version are
     the slot's; only sim/ comes from this checkout. A flash without one runs
-    this checkout's firmware (the flat layout)."""
+    the flat layout: the application frozen into the device build, else this
+    checkout's (or --app's). On the device build a slot is laid over the
+    frozen application as bootsel.lay_over does on the chip."""
     import vfs
 
     from sim.fileflash import FileFlash
