@@ -87,7 +87,8 @@ enclosure:
 			-o hardware/enclosure/$$view.png hardware/enclosure/tafel.scad || exit 1; \
 	done
 
-bench: $(STAMP)
+# Every bench prints its tables; the device's figures need the 32-bit device build, made first.
+bench: device-build
 	@set -e; found=0; \
 	for script in bench/*.py; do \
 		[ -e "$$script" ] || continue; \
