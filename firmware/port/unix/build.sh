@@ -53,9 +53,15 @@ fi
 if [ "$KIND" = frozen ]; then  # what the image holds: firmware/port/manifest.py freezes it beside the app
     (cd "$REPO" && "${PYTHON:-$REPO/.venv/bin/python}" -m tafel_host.appimage build/appimage/appimage.py)
 fi
-make -s -C "$TREE/mpy-cross" -j"$JOBS" >&2
-make -s -C "$TREE/ports/unix" -j"$JOBS" \
-    VARIANT_DIR="$REPO/firmware/port/unix/tafel" BUILD="$OUT" \
-    FROZEN_MANIFEST="$REPO/firmware/port/unix/manifest_$KIND.py" \
-    MICROPY_FORCE_32BIT=1 STRIP= >&2
+# The compiler's chatter goes to a log; on a failure its end is shown.
+LOG=$REPO/build/unix32-$KIND-$VERSION.log
+[ -x "$OUT/micropython" ] || say "building the 32-bit MicroPython v$VERSION ($KIND) into ${OUT#$REPO/} (about a minute)"
+if ! { make -C "$TREE/mpy-cross" -j"$JOBS" && make -C "$TREE/ports/unix" -j"$JOBS" \
+        VARIANT_DIR="$REPO/firmware/port/unix/tafel" BUILD="$OUT" \
+        FROZEN_MANIFEST="$REPO/firmware/port/unix/manifest_$KIND.py" \
+        MICROPY_FORCE_32BIT=1 STRIP=; } >"$LOG" 2>&1; then
+    tail -n 30 "$LOG" >&2
+    say "the build failed; the whole log: $LOG"
+    exit 1
+fi
 echo "$OUT/micropython"
