@@ -7,7 +7,8 @@
 #
 # The device side is firmware/sim/run.py in this source tree (the tool runs
 # from an editable install); sim_device.py speaks its line protocol and
-# sim_terminal.py draws it in a terminal. The flash image is a file, so saved
+# sim_terminal.py draws it in a terminal; sim_script.py parses key scripts,
+# sim_runtime.py picks the interpreter and the board's heap. The flash image is a file, so saved
 # games survive from one run to the next and across a power cut.
 #
 # The USB serial (sim_serial.py): interactive, and headless with --stay or
@@ -17,37 +18,28 @@
 # after the script, simulated time following real time, until SIGTERM, Ctrl-C
 # or the end of a piped standard input. docs/protocol.md says what it speaks.
 import os
-import re
 import shutil
 import signal
 import stat
 import sys
 import threading
 import time
-from collections import namedtuple
 from pathlib import Path
 
 from . import sim_runtime
-from .sim_device import KEYS, SimDevice, SimError
+from .sim_device import SimDevice, SimError
+from .sim_script import TOKENS, ScriptError, Step, parse_script  # noqa: F401  (tafel_host.sim's API)
 from .sim_serial import DEFAULT_BAUD, SimSerial, write_port_file
 
 DEFAULT_BOARD = "esp32-devkitc-ssd1306"
 SNAP_SCALE = 4  # snapshot PNGs of a mono display (the 128x64 OLED): 4 x 4 image pixels per display pixel
 SNAP_SCALE_COLOUR = 2  # of a colour display (the 240x135 LCD): 2 x 2, its picture is already drawn at about 2x
-TOKENS = "keys 0-9 A-D * #, rotary CW CCW PUSH, wait:<ms>, snap:<name>, power-cut"
 STAY_TICK = 0.01  # seconds between the waits that carry real time over to the device in --stay
 
-Step = namedtuple("Step", "kind arg line col")  # kind: "key", "wait", "snap" or "power-cut"
-_SNAP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
-_MS = re.compile(r"[0-9]+\Z")
 
 
 class SetupError(Exception):
     """Something the simulator needs is missing or wrong (exit code 2)."""
-
-
-class ScriptError(Exception):
-    """A key script that cannot be run, with the place of the problem (exit code 2)."""
 
 
 # -- where things are --
@@ -137,47 +129,6 @@ def device_runtime(board, want="auto"):
 
 
 # -- key scripts --
-
-def parse_script(text, source="script"):
-    """The steps of a key script: whitespace-separated tokens; lines starting with // are comments."""
-    steps, snaps = [], {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.lstrip().startswith("//"):
-            continue
-        for match in re.finditer(r"\S+", line):
-            steps.append(_step(match.group(), number, match.start() + 1, source, snaps))
-    return steps
-
-
-def _step(token, line, col, source, snaps):
-    def fail(message):
-        raise ScriptError("%s:%d:%d: %s" % (source, line, col, message))
-
-    if token in KEYS:
-        return Step("key", token, line, col)
-    if token == "power-cut":
-        return Step("power-cut", None, line, col)
-    kind, sep, arg = token.partition(":")
-    if sep and kind == "wait":
-        if not _MS.match(arg):
-            fail("wait takes whole milliseconds, e.g. wait:1500, not '%s'" % token)
-        return Step("wait", int(arg), line, col)
-    if sep and kind == "snap":
-        if not _SNAP_NAME.match(arg):
-            fail("a snapshot name is letters, digits, '.', '_' and '-' (not starting with '.', '_' or '-'), not '%s'" % arg)
-        if arg in snaps:
-            fail("snapshot name '%s' was used before, at line %d" % (arg, snaps[arg]))
-        snaps[arg] = line
-        return Step("snap", arg, line, col)
-    hint = ""
-    if token.upper() in KEYS:
-        hint = "; keys are written in capitals: '%s'" % token.upper()
-    elif token in ("wait", "snap"):
-        hint = "; write %s:<%s>" % (token, "ms" if token == "wait" else "name")
-    elif token.startswith("//"):
-        hint = "; a comment is a whole line starting with //"
-    fail("unknown token '%s'%s (tokens: %s)" % (token, hint, TOKENS))
-
 
 def read_script(name):
     """The script's text and the name used in messages; '-' reads standard input."""

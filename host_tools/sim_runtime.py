@@ -26,6 +26,7 @@ from pathlib import Path
 
 MICROPYTHON_VERSION = "1.28.0"
 DEVICE_BUILD = Path("build") / ("unix32-frozen-" + MICROPYTHON_VERSION) / "micropython"
+MPY_BUILD = Path("build") / ("unix32-mpy-" + MICROPYTHON_VERSION) / "micropython"  # the app not frozen in
 # bench/device_heap.py --host-scale: the evening (10 seats, 300 rounds, edit, undo, game over, a
 # second game) needed 355 KB on the 64-bit PyPI port running this checkout's sources (the
 # simulator included) and 56 KB on the device build (its share taken out): 6.34; rounded up.

@@ -50,7 +50,8 @@ class Device:
             self.flash = None
         self.disk = disk
         self.vol = vol
-        self.restart_pending = False  # a soft reboot asked for (Ctrl-D at the REPL; run.py does it)
+        self.restart_pending = False  # a soft reboot asked for (Ctrl-D at the REPL): run.py restarts the
+        # process; without run.py the next advance() boots the firmware again here
         self.reset_pending = False  # machine.reset() asked for (after an update; run.py, the launcher)
         self.power = SimPower(self.profile)  # its RTC memory lasts as long as this Device
         self._boot(epoch, _log, hold)
@@ -94,10 +95,18 @@ class Device:
         """In deep sleep: the firmware does not run until a key in power.wakes."""
         return self.power.sleeping
 
+    def _reboot_if_asked(self):
+        if self.restart_pending:  # a soft reboot asked for and nobody restarted the process (tests)
+            self.restart_pending = False
+            self._boot(0, self.app.log)
+
     def advance(self, ms):
+        self._reboot_if_asked()
         clock = self.clock
         end = clock.ticks_ms() + ms
         while clock.ticks_ms() < end:
+            if self.restart_pending:  # the rest of this wait belongs to the firmware that starts next
+                return
             if self.power.sleeping:  # nothing runs; only the time asleep is counted
                 self.power.slept_ms += end - clock.ticks_ms()
                 return
@@ -106,6 +115,7 @@ class Device:
             simwdt.elapse(STEP_MS)  # the chip's watchdog counts the same time (WatchdogReset: run.py)
 
     def key(self, name):
+        self._reboot_if_asked()  # before the key goes to a machine the reboot would replace
         if self.power.sleeping:
             if name in self.power.wakes:
                 self.power.wake()

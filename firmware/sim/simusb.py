@@ -190,9 +190,8 @@ class Repl:
         device = self.device
         device.runner = self.runner
         self.usb.repl = None
-        device._boot(0, device.app.log)
-        # boot.py runs again: run.py loads the slot the pointer names now (a first install by
-        # mpremote wrote one); without a pointer the same firmware comes back
+        # boot.py runs again: run.py starts the process afresh, which loads the slot the pointer
+        # names now (a first install by mpremote wrote one); a Device on its own boots again itself
         device.restart_pending = True
 
     def _mount(self):

@@ -67,6 +67,21 @@ def _image_path():
         sys.path.append(BASE)
 
 
+class _laid_over:
+    """with _laid_over(slot_files) as count: the image on the path, the slot laid over it; back after."""
+
+    def __init__(self, slot_files):
+        self.slot_files = slot_files
+
+    def __enter__(self):
+        _image_path()
+        return _fresh(self.slot_files)
+
+    def __exit__(self, *exc):
+        overlay.uninstall()
+        return False
+
+
 def test_the_slot_lists_each_module_it_holds_by_name():
     found = overlay.modules(ROOT + "/none", lambda path: [])
     assert found == {}
@@ -87,48 +102,33 @@ def test_without_a_slot_everything_comes_from_the_image():
 
 
 def test_one_module_of_a_package_comes_from_the_slot_and_its_neighbours_from_the_image():
-    _image_path()
-    assert _fresh({"ovpkg/first.py": "WHO = 'slot'\n"}) == 1
-    try:
+    with _laid_over({"ovpkg/first.py": "WHO = 'slot'\n"}) as count:
+        assert count == 1
         import ovmain
         from ovpkg import third
 
         assert ovmain.WHO == ("image", "slot", "image+slot")  # second (image) sees the slot's first
         assert third.WHO == "image"
         assert sys.modules["ovpkg"].__path__ == BASE + "/ovpkg"  # pointed back after the look-up
-    finally:
-        overlay.uninstall()
 
 
 def test_a_top_level_module_from_the_slot_imports_the_image_s_packages():
-    _image_path()
-    _fresh({"ovtop.py": "from ovpkg import third\nWHO = 'slot+' + third.WHO\n"})
-    try:
+    with _laid_over({"ovtop.py": "from ovpkg import third\nWHO = 'slot+' + third.WHO\n"}):
         import ovmain
 
         assert ovmain.WHO == ("slot+image", "image", "image+image")
         assert BASE in sys.path and SLOT not in sys.path
-    finally:
-        overlay.uninstall()
 
 
 def test_a_package_whose_init_comes_from_the_slot_keeps_the_image_s_other_modules():
-    _image_path()
-    _fresh({"lib/ovcore/__init__.py": "from ovcore import rules\nKIND = 'slot+' + rules.WHO\n"})
-    try:
+    with _laid_over({"lib/ovcore/__init__.py": "from ovcore import rules\nKIND = 'slot+' + rules.WHO\n"}):
         import ovcore
         from ovcore import rules
 
         assert ovcore.KIND == "slot+image" and rules.WHO == "image"
-    finally:
-        overlay.uninstall()
 
 
 def test_a_module_missing_everywhere_is_still_an_import_error():
-    _image_path()
-    _fresh({"ovpkg/first.py": "WHO = 'slot'\n"})
-    try:
+    with _laid_over({"ovpkg/first.py": "WHO = 'slot'\n"}):
         with pytest.raises(ImportError):
             import ovpkg.nowhere  # noqa: F401
-    finally:
-        overlay.uninstall()

@@ -48,7 +48,7 @@ def device_build():
 
 def mpy_build():
     """The 32-bit build without the application frozen in (firmware/port/unix/build.sh mpy), or None."""
-    path = ROOT / "build" / ("unix32-mpy-" + sim_runtime.MICROPYTHON_VERSION) / "micropython"
+    path = ROOT / sim_runtime.MPY_BUILD
     return path if path.is_file() else None
 
 
