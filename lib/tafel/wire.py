@@ -234,7 +234,16 @@ def parse_list(body):
     return bool(more), [read_summary(r) for _ in range(r.varint())]
 
 
+# INFO's update fields after `flash` (docs/protocol.md), with what a firmware that ends
+# its INFO at `flash` means: confirmed, no trial, bootsel.py's 3 tries and 60 s watchdog.
+_UPDATE_FIELDS = (("state", 0), ("tries", 0), ("tries_max", 3), ("wdt_ms", 60000),
+                  ("confirm_ms", 0), ("confirm_left_ms", 0))
+
+
 def parse_info(body):
+    """INFO's OK as a dict: flash, games, clock, firmware, and the update state
+    (state 0 confirmed, 1 on trial, 2 on probation; "rollbacks" newest first, each
+    {"version", "why", "at", "count"})."""
     r = Body(body)
     out = {}
     for key in ("free_kb", "total_kb", "games", "running", "clock", "next_id"):
@@ -242,6 +251,18 @@ def parse_info(body):
     out["firmware"] = r.text()
     out["flash"] = r.text()
     out["clock_set"] = out["clock"] != 0
+    more = r.pos < len(r.data)  # an older firmware ends here
+    for key, default in _UPDATE_FIELDS:
+        out[key] = r.varint() if more else default
+    out["bundle_id"] = r.text() if more else ""
+    rollbacks = []
+    for _ in range(r.varint() if more else 0):
+        rec = {"version": r.text()}
+        rec["why"] = r.text()
+        rec["at"] = r.varint()
+        rec["count"] = r.varint()
+        rollbacks.append(rec)
+    out["rollbacks"] = rollbacks
     return out
 
 

@@ -104,9 +104,37 @@ def test_info_body():
         put_varint(out, n)
     put_text(out, "0.1.0")
     put_text(out, "flash_low")
-    info = wire.parse_info(bytes(out))
+    info = wire.parse_info(bytes(out))  # a firmware from before the update fields
     assert info == {"free_kb": 1872, "total_kb": 1984, "games": 3, "running": 2, "clock": 0, "next_id": 4,
-                    "firmware": "0.1.0", "flash": "flash_low", "clock_set": False}
+                    "firmware": "0.1.0", "flash": "flash_low", "clock_set": False,
+                    "state": 0, "tries": 0, "tries_max": 3, "wdt_ms": 60000, "confirm_ms": 0,
+                    "confirm_left_ms": 0, "bundle_id": "", "rollbacks": []}
+
+
+def test_info_body_with_the_update_state():
+    out = bytearray()
+    for n in (1872, 1984, 1, 0, 1796207460, 2):
+        put_varint(out, n)
+    put_text(out, "0.3.5")
+    put_text(out, "ok")
+    for n in (1, 2, 3, 60000, 20000, 14000):  # on trial, boot 2 of 3, 14 s of 20 to run
+        put_varint(out, n)
+    put_text(out, "9f86d081884c7d65")
+    put_varint(out, 2)
+    for version, why, at, count in (("0.3.4", "crashes", 1796200000, 3), ("0.3.3", "key", 0, 0)):
+        put_text(out, version)
+        put_text(out, why)
+        put_varint(out, at)
+        put_varint(out, count)
+    info = wire.parse_info(bytes(out))
+    assert info["firmware"] == "0.3.5" and info["clock_set"]
+    assert (info["state"], info["tries"], info["tries_max"], info["wdt_ms"], info["confirm_ms"],
+            info["confirm_left_ms"]) == (1, 2, 3, 60000, 20000, 14000)
+    assert info["bundle_id"] == "9f86d081884c7d65"
+    assert info["rollbacks"] == [{"version": "0.3.4", "why": "crashes", "at": 1796200000, "count": 3},
+                                 {"version": "0.3.3", "why": "key", "at": 0, "count": 0}]
+    with pytest.raises(ValueError):  # cut inside the update fields: an error, not the defaults
+        wire.parse_info(bytes(out[:-3]))
 
 
 def test_stream_bodies():
