@@ -1,6 +1,6 @@
 # `tafel info`, `tafel export`, `tafel roster`, `tafel clock`: the commands that talk to a device.
 #
-#   tafel info                                # the device, its flash, clock and games
+#   tafel info                                # the device, its flash, clock, update state, rollbacks, games
 #   tafel export                              # every game: tafel-<device>-<time>.json
 #   tafel export --since -o new.csv --format csv   # what changed since the last export (or resume one cut short)
 #   tafel roster pull / tafel roster push Anna Ben Cleo
@@ -48,8 +48,10 @@ def _cursor(text):
 
 
 def add_parsers(commands):
-    cmd = commands.add_parser("info", help="what the device holds: flash, clock, games",
-                              description="Show the device, its flash and clock, and the games it stores.")
+    cmd = commands.add_parser("info", help="what the device holds: flash, clock, update state, games",
+                              description="Show the device, its flash and clock, its update state (a new "
+                                          "version on trial or probation, the versions it rolled back) and "
+                                          "the games it stores.")
     _common(cmd)
     cmd.set_defaults(run=run_info)
 
@@ -145,6 +147,9 @@ def _info(link):
               % (export.iso(info["clock"])[:19].replace("T", " "), info["clock"] - int(time.time())))
     else:
         print("clock    not set since power-up: games begun now carry no date (set it: tafel clock)")
+    print("update   %s" % update_state(info))
+    for rec in info["rollbacks"]:
+        print("rollback %s given up %s: %s" % (rec["version"], rollback_when(rec["at"]), rollback_why(rec)))
     cursor, spool = state.cursor(), state.spooled()
     print("exported %s" % ("last cursor " + cursor if cursor else "never from this laptop"))
     if spool:
@@ -159,6 +164,38 @@ def _info(link):
             g["id"], _when(g["created"]), g["variant"], g["target"], g["rounds"],
             ", ".join(g["players"])[:28], ", ".join([state_text] + flags)))
     return OK
+
+
+# INFO's update state (docs/protocol.md): 0 confirmed, 1 on trial, 2 on probation
+CONFIRMED, ON_TRIAL, PROBATION = 0, 1, 2
+
+
+def update_state(info):
+    """The running version's update state in words: on trial (which boot, how long still to run), ..."""
+    fw = info["firmware"]
+    if info["state"] == ON_TRIAL:
+        return "%s on trial: boot %d of %d, confirms after %d s more of running" % (
+            fw, info["tries"], info["tries_max"], -(-info["confirm_left_ms"] // 1000))
+    if info["state"] == PROBATION:
+        return "%s on probation: confirmed, but a crash in its first minutes still rolls it back" % fw
+    return "%s confirmed%s" % (fw, ", bundle %s" % info["bundle_id"] if info["bundle_id"] else " (bundle id unknown)")
+
+
+def rollback_when(at):
+    """'on 2026-12-02 10:31 UTC' of a rollback record's epoch seconds; 'at an unknown time' for 0."""
+    return "on %s UTC" % time.strftime("%Y-%m-%d %H:%M", time.gmtime(at)) if at else "at an unknown time"
+
+
+def rollback_why(rec, who="it"):
+    """Why the device gave a version up, from its rollback record (who: the version's name or 'it')."""
+    count = rec["count"]
+    if rec["why"] == "boots":
+        return "%s never confirmed itself in %d boot%s" % (who, count, "" if count == 1 else "s")
+    if rec["why"] == "crashes":
+        return "%s crashed %d time%s soon after the update" % (who, count, "" if count == 1 else "s")
+    if rec["why"] == "key":
+        return "the recovery key was held at power-on"
+    return "the device's reason: %s" % (rec["why"] or "none given")
 
 
 # ---- export ------------------------------------------------------------------------
