@@ -58,12 +58,13 @@ def timed_update(tmp, flash, bundle):
     empty.write_text("\n")
     with SimPort(empty, flash, tmp, runtime="host") as sim:
         link = Link.open(sim.port)
+        before = link.info()
         in0, out0 = link.wire_in, link.wire_out
         result = update_client.send(link, bundle.read_bytes())
         wire = link.wire_in - in0 + link.wire_out - out0
-        back = update_client.back_again(link, result.version)
-        link.close()
-    assert back == result.version
+        trial = update_client.wait_trial(link, result.version, before)
+        trial.link.close()
+    assert trial.outcome == update_client.CONFIRMED, trial.outcome
     return result, wire
 
 

@@ -1,20 +1,32 @@
-# `tafel update [--port PORT] BUNDLE`: send a signed bundle to a device over the serial link.
+# `tafel update [--port PORT] [--force] BUNDLE`: send a signed bundle to a device over the serial
+# link and stay until the new version has proved itself (or was rolled back).
 #
-#   tafel update tafel-0.2.0.bundle            # auto-detects the device; progress bar on a terminal
+#   tafel update tafel-0.2.0.bundle            # auto-detects the device; progress on a terminal
 #   tafel update --port /dev/ttyUSB0 FILE
+#   tafel update --force FILE                  # a version this device rolled back, or its own
+#                                              # version built from other content
 #
-# The device stages the bundle beside the running version (firmware/update/stage.py) and says
-# what it has already (UPDATE_BEGIN/STATUS): a transfer cut short (cable, power) continues where
-# it stopped, and files the device has already (unchanged since the running version, or staged
-# before) are never sent. The bytes go raw in counted streams of CRC-checked blocks, paced to the
-# device's 260-byte receive ring by what it says it took; a block counts once the device says it is
-# on its flash. UPDATE_END
+# Before connecting, the whole file is checked with the device's own reader (firmware/update/:
+# header, manifest, every file's size and SHA-256, nothing missing, nothing after the last
+# file); the signature only the device can check (its trust store). Then INFO says what the
+# device runs: this very bundle already (nothing to do), a version it rolled back (not sent
+# again without --force), a version on trial (refused). The device stages the bundle beside the
+# running version (firmware/update/stage.py) and says what it has already (UPDATE_BEGIN/STATUS):
+# a transfer cut short (cable, power) continues where it stopped, and files the device has
+# already (unchanged since the running version, or staged before) are never sent. The bytes go
+# raw in counted streams of CRC-checked blocks, paced to the device's 260-byte receive ring by
+# what it says it took; a block counts once the device says it is on its flash. UPDATE_END
 # checks the signature and every file again and switches; the device restarts into the new
-# version, which must confirm itself (else it rolls back by itself). Wire: docs/protocol.md.
-# Exit codes: 0 updated (or already running that version; a device silent after its restart is
-# told about on stderr), 1 refused by the device, the transfer failed, or the device came back
-# with its old version (the new one was rolled back), 2 the bundle cannot be read, 3 no device found.
+# version on trial. wait_trial() then follows the trial to its end (INFO: boot n of tries_max,
+# how long still to run before it confirms itself; a rollback record if it never did) for as
+# long as the whole trial may take (tries_max boots of the trial watchdog's timeout, the time to
+# confirm, a margin). Refusals are said in plain sentences (refusals.py), the key after them in
+# brackets. Wire: docs/protocol.md; the trial: docs/updates.md, "Trial boots and rollback".
+# Exit codes: 0 updated and confirmed (or already running this very bundle), 1 refused (by the
+# device or here), the transfer failed, the new version was rolled back or did not come back in
+# time, 2 the bundle cannot be read or is damaged (nothing was sent), 3 no device found.
 import hashlib
+import io
 import sys
 import time
 from pathlib import Path
@@ -22,32 +34,46 @@ from pathlib import Path
 from tafel import wire
 from tafel.records import varints
 
-from . import link_cli
-from .bundle_build import MESSAGES, device_update, read_manifest_unchecked
-from .link_client import DeviceError, DeviceGone, Link, LinkError, NoAnswer
+from . import link_cli, refusals
+from .bundle_build import device_update, read_manifest_unchecked
+from .link_cli import ON_TRIAL, PROBATION, rollback_when, rollback_why
+from .link_client import DeviceError, DeviceGone, Link, LinkError
 
 OK, REFUSED, UNREADABLE, NO_DEVICE = 0, 1, 2, 3
 HEAD_TIMEOUT = 30.0  # the head's last chunk: the device checks the Ed25519 signature
 STATUS_TIMEOUT = 30.0  # the device hashes what it has staged
 END_TIMEOUT = 120.0  # copies the shared files, checks every file's hash, switches
-BACK_TIMEOUT = 20.0  # for the device to come back after its restart
-TRIAL_BOOTS = 3  # firmware/bootsel.py TRIES: boots a new version gets to confirm itself
 RX_SILENCE = 5.0  # seconds without an UPDATE_RX while stream bytes are owed: the device is gone
 STALLS = 4  # streams in a row that bring nothing onto the flash before giving up
+# Waiting for the trial (tests shorten these): the longest a trial may take is
+# tries_max x (wdt_ms + BOOT_ALLOWANCE) + confirm_ms + TRIAL_MARGIN, from the INFO before the update.
+BOOT_ALLOWANCE = 15.0  # seconds a trial boot takes beyond its watchdog's timeout (reset, boot, imports)
+TRIAL_MARGIN = 30.0  # seconds on top of the whole trial
+POLL_S = 1.0  # seconds between two looks at the device while it is on trial
+RECOVERY_KEY = "0"  # firmware/bootsel.py: held at power-on, the device goes back to the previous version
 
-# The device's refusals beyond the bundle reader's (firmware/update/stage.py)
-MORE = {
-    "no_space": "not enough free flash for the new version beside the running one and the games' reserve",
-    "on_trial": "the last update has not confirmed itself yet (restart the device first)",
-    "incomplete": "files are missing on the device (the transfer did not finish)",
-    "no_transfer": "no update is being transferred",
-}
+# wait_trial's outcomes
+CONFIRMED = "confirmed"  # the new version runs and confirmed itself
+ROLLED_BACK = "rolled_back"  # the previous version runs again (Trial.record says why, if the device keeps records)
+SILENT = "silent"  # no answer at the end of the time allowed
+STILL_ON_TRIAL = "on_trial"  # the new version answers, still on trial, at the end of the time allowed
+NOT_SWITCHED = "not_switched"  # the previous version answers, no rollback recorded, at the end of the time allowed
 
 
 class UpdateRefused(Exception):
+    """The device said no: `key` (an UpdateError key), `detail` (its text); str() is the plain sentence."""
+
     def __init__(self, key, detail):
-        Exception.__init__(self, "%s: %s%s" % (key, MORE.get(key) or MESSAGES.get(key, "refused"),
-                                               " (%s)" % detail if detail else ""))
+        Exception.__init__(self, refusals.sentence(key, detail))
+        self.key = key
+        self.detail = detail
+
+
+class BadBundle(Exception):
+    """A file not sent: `key` as the device's reader names it, `detail`; str() is the plain sentence."""
+
+    def __init__(self, key, detail=None, note=""):
+        Exception.__init__(self, refusals.sentence(key, detail) + (" " + note if note else ""))
         self.key = key
         self.detail = detail
 
@@ -56,6 +82,56 @@ def head_of(data):
     fmt = device_update().manifest
     length, _ = fmt.unpack_header(data[:fmt.HEADER_SIZE])
     return data[:fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE]
+
+
+def bundle_id(data):
+    """The bundle's id as INFO gives it: 16 hex digits, the first 8 bytes of its head's SHA-256."""
+    return hashlib.sha256(head_of(data)).digest()[:8].hex()
+
+
+def check_bundle(data):
+    """The Manifest of bundle bytes that are whole: a header and manifest the device's reader takes,
+    every file's body there and matching its entry (size, SHA-256), nothing after the last one.
+    BadBundle if not. The signature is not checked (the device's trust store decides)."""
+    up = device_update()
+    fmt = up.manifest
+    if not data:
+        raise BadBundle("not_bundle", None, "The file is empty.")
+    try:
+        length, kid = fmt.unpack_header(data[:fmt.HEADER_SIZE])
+        head = fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE
+        if len(data) < fmt.HEADER_SIZE + length:
+            raise up.errors.UpdateError("truncated", "manifest")
+        m = fmt.parse(data[fmt.HEADER_SIZE:fmt.HEADER_SIZE + length], kid, head)
+    except up.errors.UpdateError as err:
+        note = ""
+        if err.key == "truncated" and err.detail == "header":
+            note = "It has %s bytes; the header alone takes %d." % (_n(len(data)), fmt.HEADER_SIZE)
+        elif err.key == "truncated":
+            note = "It has %s bytes; header, manifest and signature take %s." % (_n(len(data)), _n(head))
+        raise BadBundle(err.key, err.detail, note) from None
+    if len(data) < m.total_size:
+        part = "signature"
+        for entry in m.files:
+            if entry.offset <= len(data) < entry.offset + entry.stored:
+                part = entry.path
+        raise BadBundle("truncated", part, "It has %s of its %s bytes." % (_n(len(data)), _n(m.total_size)))
+    if len(data) > m.total_size:
+        raise BadBundle("trailing_data", None, "It has %s bytes after its last file (%s in all where its manifest "
+                        "accounts for %s)." % (_n(len(data) - m.total_size), _n(len(data)), _n(m.total_size)))
+    stream = io.BytesIO(data)
+    buf = bytearray(up.parts.CHUNK)
+    for entry in m.files:
+        stream.seek(entry.offset)
+        try:
+            up.parts.verify_file(stream, entry, m.window, None, buf)
+        except up.errors.UpdateError as err:
+            raise BadBundle(err.key, err.detail) from None
+    return m
+
+
+def _n(count):
+    return "{:,}".format(count)
 
 
 def parse_status(body):
@@ -218,37 +294,139 @@ def _varint(body):
     return wire.Body(body).varint()
 
 
-def back_again(link, version, timeout=BACK_TIMEOUT):
-    """The firmware version the device says after its restart (None if it did not answer in time)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        time.sleep(0.5)
-        try:
-            hello = link.handshake(tries=1)
-        except (NoAnswer, DeviceGone):
-            continue
-        if hello["fw"] == version:
-            return version
+
+
+# ---- the trial -------------------------------------------------------------------------
+
+class Trial:
+    """What wait_trial saw. outcome: CONFIRMED, ROLLED_BACK, SILENT, STILL_ON_TRIAL or NOT_SWITCHED;
+    info: the device's last INFO (None if it never answered); record: the rollback record of the
+    new version (ROLLED_BACK; None when the device keeps none); link: the link to use now (another
+    one if the port had to be opened again; None if it could not be); seconds: waited in all;
+    quiet: seconds since the device last answered; limit: the time allowed."""
+
+    def __init__(self, link, limit):
+        self.link, self.limit = link, limit
+        self.outcome = SILENT
+        self.info = self.record = None
+        self.seconds = self.quiet = 0.0
+
+
+def trial_seconds(info):
+    """The longest a new version's trial may take, from the INFO before the update: every boot
+    running until its watchdog resets it, then the last one running until it confirms itself."""
+    return (info["tries_max"] * (info["wdt_ms"] / 1000.0 + BOOT_ALLOWANCE) + info["confirm_ms"] / 1000.0
+            + TRIAL_MARGIN)
+
+
+def new_rollback(info, before, version):
+    """The device's record of `version` rolled back, if it is newer than the records in `before`
+    (the INFO before the update); else None."""
+    records = info["rollbacks"]
+    if records and records != before["rollbacks"] and records[0]["version"] == version:
+        return records[0]
+    return None
+
+
+def wait_trial(link, version, before, reopen=None, show=None):
+    """Follow the trial of `version` after UPDATE_END until it confirms itself, is rolled back, or
+    the time a whole trial may take (trial_seconds(before)) is over; a Trial.
+
+    before: the INFO from before the update (the trial's figures, the rollback records then, the
+    version that ran). Every POLL_S a handshake and an INFO; a device that resets (it does, on a
+    failing trial) is simply asked again. reopen(): a new Link on the same port, for a port that
+    went away (a native USB device re-enumerates); without it the link's port is kept.
+    show(text, countdown, elapsed, limit): the state now ("on trial: boot 2 of 3", ", confirms in
+    12 s"; "waiting for the device to come back", "")."""
+    started = time.monotonic()
+    t = Trial(link, trial_seconds(before))
+    heard = started
+    seen = False  # the new version answered
+    while True:
+        time.sleep(POLL_S)
+        info = _look(t, reopen)
+        now = time.monotonic()
+        t.seconds = now - started
+        if info is not None:
+            heard = now
+            t.info = info
+            fw = info["firmware"]
+            if fw == version:
+                seen = True
+                if info["state"] != ON_TRIAL:
+                    t.outcome = CONFIRMED
+                    return t
+                text = "on trial: boot %d of %d" % (info["tries"], info["tries_max"])
+                countdown = ", confirms in %d s" % -(-info["confirm_left_ms"] // 1000)
+            else:
+                t.record = new_rollback(info, before, version)
+                if info["state"] != ON_TRIAL and (t.record is not None or seen):
+                    t.outcome = ROLLED_BACK
+                    return t
+                text, countdown = "waiting for the device to restart into %s" % version, ""
+        else:
+            text, countdown = "waiting for the device to come back", ""
+        t.quiet = now - heard
+        if t.seconds >= t.limit:
+            if info is None:
+                t.outcome = SILENT
+            else:
+                t.outcome = STILL_ON_TRIAL if info["firmware"] == version else NOT_SWITCHED
+            return t
+        if show is not None:
+            show(text, countdown, t.seconds, t.limit)
+
+
+def _look(t, reopen):
+    """The device's INFO after a new handshake, or None if it does not answer now."""
     try:
-        return link.handshake()["fw"]
-    except LinkError:
+        if t.link is None:
+            if reopen is None:
+                return None
+            t.link = reopen()  # opens the port and does the handshake
+        else:
+            t.link.handshake(tries=1)
+        return t.link.info()
+    except DeviceGone:  # the port went away, or the device went silent in the middle of a request
+        if reopen is not None:
+            try:
+                t.link.close()
+            except Exception:  # noqa: a port that vanished may not close cleanly
+                pass
+            t.link = None
+        return None
+    except (LinkError, OSError, ValueError):  # no answer, the port is not there (yet), a garbled INFO
         return None
 
 
-def _after_restart(running, version, before):
-    """What the device answered after its restart, said plainly; the exit code."""
-    if running == version:
-        print("the device restarted and runs %s" % running)
-        return OK
-    if running is None:
-        print("tafel: switched to %s, but the device has not answered since its restart (%d s): the new "
-              "version runs on trial; if it never comes up, the device goes back to %s by itself after %d "
-              "boots. Check with: tafel info" % (version, BACK_TIMEOUT, before, TRIAL_BOOTS), file=sys.stderr)
-        return OK
-    # The device is up with another version: the new one failed its trial boots and was rolled back.
-    print("tafel: the device runs %s again: %s did not confirm itself healthy on its trial boots and was "
-          "rolled back (its screen says so)" % (running, version), file=sys.stderr)
-    return REFUSED
+class _Waiting:
+    """The trial's state while tafel update waits: on a terminal one status line with a bar over the
+    time allowed (standard error); elsewhere a line on standard output whenever the state changes."""
+
+    def __init__(self):
+        self.enabled = sys.stdout.isatty() and sys.stderr.isatty()
+        self.bar = self.task = self.last = None
+
+    def __call__(self, text, countdown, elapsed, limit):
+        if not self.enabled:
+            if text != self.last:
+                self.last = text
+                print("  " + text)
+            return
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                                console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(text, total=limit)
+        self.bar.update(self.task, description=text + countdown, completed=min(elapsed, limit), total=limit)
+
+    def stop(self):
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
 
 
 # ---- the command -------------------------------------------------------------------
@@ -256,47 +434,167 @@ def _after_restart(running, version, before):
 def add_parser(commands):
     cmd = commands.add_parser(
         "update", help="install a signed update bundle on the device over USB",
-        description="Send a signed bundle (tafel bundle build) to the device. It is staged beside the "
-                    "running version, checked (signature, every file) and switched to; the device restarts "
-                    "into it. An interrupted update continues where it stopped when run again; files the "
-                    "device has already are not sent. Games and settings are never touched.")
+        description="Send a signed bundle (tafel bundle build) to the device. The file is checked first "
+                    "(whole, nothing after its last file); the device stages it beside the running version, "
+                    "checks it (signature, every file) and restarts into it on trial; tafel update then waits "
+                    "until the new version has confirmed itself or the device has rolled it back (a few "
+                    "minutes at most). An interrupted transfer continues where it stopped when run again; "
+                    "files the device has already are not sent. Games and settings are never touched. "
+                    "Exit codes: 0 updated and confirmed (or this very bundle runs already), 1 refused, "
+                    "failed, rolled back or not back in time, 2 the bundle cannot be read, 3 no device.")
     link_cli._common(cmd)
+    cmd.add_argument("--force", action="store_true",
+                     help="send a version this device rolled back before, or the version it runs built from "
+                          "other content (the device still refuses the same version unless the bundle was "
+                          "built with --allow-downgrade)")
     cmd.add_argument("bundle", metavar="BUNDLE")
     cmd.set_defaults(run=run_update)
+
+
+def _say(text):
+    print("tafel: %s" % text, file=sys.stderr)
 
 
 def run_update(args):
     try:
         data = Path(args.bundle).read_bytes()
-        m = read_manifest_unchecked(data)
     except OSError as err:
-        print("tafel: cannot read %s: %s" % (args.bundle, err.strerror or err), file=sys.stderr)
+        _say("cannot read %s: %s" % (args.bundle, err.strerror or err))
         return UNREADABLE
-    except Exception as err:  # UpdateError of the device's reader: not a bundle
-        print("tafel: %s is not an update bundle (%s)" % (args.bundle, err), file=sys.stderr)
+    try:
+        m = check_bundle(data)
+    except BadBundle as err:
+        _say("cannot send %s: %s (%s)" % (args.bundle, err, err.key))
         return UNREADABLE
     link, code = link_cli._connect(args)
     if link is None:
         return code
-    bar = link_cli._Bar("update %s" % m.version)
+    held = [link]  # the link in use: the trial's wait may open the port again
     try:
-        print("device %s runs %s; sending %s (%d files)" % (link.hello["id"], link.hello["fw"], m.version,
-                                                            len(m.files)))
+        return _update(held, args, data, m)
+    finally:
+        if held[0] is not None:
+            held[0].close()
+
+
+def _update(held, args, data, m):
+    link = held[0]
+    version, bid = m.version, bundle_id(data)
+    bar = link_cli._Bar("update %s" % version)
+    try:
+        info = link.info()
+        running = info["firmware"]
+        print("device %s: %s" % (link.hello["id"], link_cli.update_state(info)))
+        if _same(running, version) and info["bundle_id"] == bid:
+            print("the device runs %s already (this very bundle)" % version)
+            if info["state"] != ON_TRIAL:
+                return OK
+            print("it is on trial: waiting for it to confirm itself")
+            return _trial(held, version, info, args)
+        code = _before_sending(info, version, bid, args.force)
+        if code is not None:
+            return code
+        print("sending %s (%d files)" % (version, len(m.files)))
         result = send(link, data, bar)
         bar.stop()
         print("staged and checked %s: %s bytes sent, %d of %d files were on the device already (%.1f s)"
               % (result.version, "{:,}".format(result.sent), result.skipped, result.files, result.seconds))
-        return _after_restart(back_again(link, result.version), result.version, link.hello["fw"])
+        print("the device restarts into %s on trial; waiting until it confirms itself (at most %d s)"
+              % (result.version, trial_seconds(info)))
+        return _trial(held, result.version, info, args)
     except UpdateRefused as err:
         bar.stop()
+        hint = ""
         if err.key == "same_version":
-            print("the device runs %s already" % m.version)
-            return OK
-        print("tafel: the device refused the update: %s" % err, file=sys.stderr)
+            hint = " To install the same version again, build the bundle with --allow-downgrade."
+        _say("the device refused the update: %s%s (%s)" % (err, hint, err.key))
         return REFUSED
     except LinkError as err:
         bar.stop()
-        print("tafel: %s (run tafel update again: it continues where it stopped)" % err, file=sys.stderr)
+        _say("%s (run tafel update again: it continues where it stopped)" % err)
         return REFUSED
+
+
+def _same(a, b):
+    try:
+        return device_update().manifest.compare_versions(a, b) == 0
+    except ValueError:
+        return a == b
+
+
+def _before_sending(info, version, bid, force):
+    """What stops the update before anything is sent (printed); None to go on."""
+    running = info["firmware"]
+    rec = next((r for r in info["rollbacks"] if _same(r["version"], version)), None)
+    if rec is not None:
+        said = "%s was rolled back on this device %s (%s)" % (version, rollback_when(rec["at"]), rollback_why(rec))
+        if not force:
+            _say("%s; send it again with --force (rolled_back)" % said)
+            return REFUSED
+        print("%s; sending it again (--force)" % said)
+    if _same(running, version):
+        other = ("built from other content (bundle %s, this one %s)" % (info["bundle_id"], bid) if info["bundle_id"]
+                 else "from a bundle this tafel cannot tell (the device names none)")
+        if not force:
+            _say("the device runs %s already, %s; to install this bundle over it send it with --force (the "
+                 "device takes it only if it was built with --allow-downgrade) (other_build)" % (version, other))
+            return REFUSED
+        print("the device runs %s already, %s; sending it anyway (--force)" % (version, other))
+    if info["state"] == ON_TRIAL:
+        _say("not sent: %s It is on boot %d of %d and confirms itself after %d s more of running. (on_trial)"
+             % (refusals.sentence("on_trial", running), info["tries"], info["tries_max"],
+                -(-info["confirm_left_ms"] // 1000)))
+        return REFUSED
+    return None
+
+
+def _trial(held, version, before, args):
+    """Wait for the trial of `version` and say how it ended; the exit code."""
+    link = held[0]
+    url, baud = getattr(link.port, "port", None), getattr(link.port, "baudrate", args.baud)
+    timeouts = {"reply": link.reply_timeout, "stream": link.stream_timeout, "nudge": link.stream_nudge,
+                "handshake": link.handshake_timeout}
+    reopen = (lambda: Link.open(url, baud, timeouts)) if url else None
+    waiting = _Waiting()
+    try:
+        t = wait_trial(link, version, before, reopen, waiting)
+    except KeyboardInterrupt:
+        waiting.stop()
+        _say("stopped waiting: the device goes on with the trial of %s by itself; tafel info tells how it went"
+             % version)
+        return 130
     finally:
-        link.close()
+        waiting.stop()
+    held[0] = t.link
+    old = before["firmware"]
+    if t.outcome == CONFIRMED:
+        print("the device restarted and runs %s; it confirmed itself healthy%s" % (
+            version, " (on probation: a crash in its first minutes still rolls it back)"
+            if t.info["state"] == PROBATION else ""))
+        if t.link is not None:
+            t.link.bye()
+        return OK
+    if t.outcome == ROLLED_BACK:
+        now = t.info["firmware"]
+        if t.record is not None:
+            why = rollback_why(t.record, version)
+        else:
+            why = "%s started, then the device came back with %s without a record of why" % (version, now)
+        _say("the update was rolled back: %s; the device runs %s again (games and settings are untouched)"
+             % (why, now))
+        return REFUSED
+    advice = ("If %s fails, the device goes back to %s by itself after %d boots: check with tafel info in a few "
+              "minutes. If it stays dark or keeps restarting, switch it off and hold %s while switching it on: "
+              "it goes back to %s (docs/updates.md, \"Trial boots and rollback\")."
+              % (version, old, before["tries_max"], RECOVERY_KEY, old))
+    if t.outcome == STILL_ON_TRIAL:
+        _say("%s is still on trial after %d s (boot %d of %d, it confirms itself after %d s more of running). %s"
+             % (version, t.seconds, t.info["tries"], t.info["tries_max"], -(-t.info["confirm_left_ms"] // 1000),
+                advice))
+    elif t.outcome == NOT_SWITCHED:
+        _say("the device still runs %s %d s after switching to %s and records no rollback. %s"
+             % (t.info["firmware"], t.seconds, version, advice))
+    else:
+        _say("the device has not answered for %d s (it was switched to %s %d s ago; a whole trial takes at "
+             "most %d s). %s" % (t.quiet, version, t.seconds, t.limit, advice))
+    return REFUSED

@@ -58,6 +58,7 @@ def test_an_interrupted_update_resumes_where_it_stopped(setup):
     data = setup.bundles["0.9.0"].read_bytes()
     with SimPort(script(setup, "none.txt", ""), flash, setup.dir) as sim:
         link = Link.open(sim.port)
+        before = link.info()
         calls = []
 
         def cut(done, total):  # the cable goes after a few chunks of the head
@@ -74,5 +75,6 @@ def test_an_interrupted_update_resumes_where_it_stopped(setup):
         assert result.version == "0.9.0"
         assert result.sent == len(head) - have + sum(
             e.stored for e in bundle_build.read_manifest_unchecked(data).files if e.path == "lib/tafel/version.mpy")
-        assert update_client.back_again(link, "0.9.0") == "0.9.0"
-        link.close()
+        trial = update_client.wait_trial(link, "0.9.0", before)
+        assert trial.outcome == update_client.CONFIRMED and trial.info["firmware"] == "0.9.0"
+        trial.link.close()
