@@ -41,7 +41,8 @@ TRUST_FILE = "update/trusted.py"
 
 Built = namedtuple("Built", "path manifest size files_size stored_size")
 
-# English for the UpdateError keys (firmware/update/errors.py); the device's UI has its own texts.
+# Short English for the UpdateError keys (firmware/update/errors.py), for callers that name a refusal in
+# a few words; describe() and `tafel bundle show` give refusals.sentence(), the device's UI its own texts.
 MESSAGES = {
     "not_bundle": "not a Tafel update bundle",
     "format": "a bundle format this version cannot read",
@@ -56,6 +57,8 @@ MESSAGES = {
     "same_version": "that version is installed already",
     "bad_file": "a file does not match the manifest",
     "trailing_data": "data after the last file",
+    "incomplete_app": "not a whole application (main.py, trust store or version module missing)",
+    "version_mismatch": "its version module says another version than its manifest",
 }
 
 
@@ -64,12 +67,10 @@ class BundleProblem(Exception):
 
 
 def describe(err):
-    """One line for an UpdateError: 'key: English message (detail)'."""
-    text = "%s: %s" % (err.key, MESSAGES.get(err.key, "refused"))
-    if err.detail is not None:
-        detail = err.detail
-        text += " (%s)" % (", ".join(str(d) for d in detail) if isinstance(detail, tuple) else detail)
-    return text
+    """One line for an UpdateError: its plain sentence (refusals.py), then the key: 'The bundle ... (downgrade)'."""
+    from .refusals import sentence
+
+    return "%s (%s)" % (sentence(err.key, err.detail), err.key)
 
 
 # ---- the device's modules ------------------------------------------------------------

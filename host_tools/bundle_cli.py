@@ -3,17 +3,22 @@
 #   tafel bundle build -o tafel.bundle                 # this checkout's app, version from lib/tafel/version.py
 #   tafel bundle build --key PATH --version 0.2.0 --min-boot 1 --allow-downgrade -o FILE
 #   tafel bundle show FILE                             # the manifest, then a check as the device makes it
-#   tafel bundle show FILE --running 0.2.0 --boot 1    # ... including the version rules of such a device
+#   tafel bundle show FILE --running 0.2.0             # ... every rule a device running 0.2.0 applies
+#   tafel bundle show FILE --running 0.2.0 --boot 1 --mpy 6   # ... a device with other boot code or MicroPython
 #
-# show checks with the device's own code (firmware/update/bundle.py, under
-# CPython): the signature against the trust store (firmware/update/trusted.py,
-# or --trust-store / --pub), every file's size and SHA-256 after inflating.
+# show checks with the device's own code (firmware/update/, under CPython; bundle_check.py): the
+# signature against the trust store (firmware/update/trusted.py, or --trust-store / --pub), a whole
+# application (main.py, trust store, version module), every file's size and SHA-256 after
+# inflating, the version module's VERSION (in a MicroPython subprocess, or said to be unchecked);
+# with --running the install rules too, for this checkout's boot code and .mpy version unless
+# --boot / --mpy say otherwise. A refusal is one sentence (refusals.py) and the device's key:
+# "REFUSED: The bundle holds 0.1.0, older than ... (downgrade)".
 # Exit codes: 0 built / accepted, 1 refused (show), 2 cannot be done (no key,
 # no mpy-cross, unreadable file).
 import sys
 from pathlib import Path
 
-from . import keys
+from . import bundle_check, keys
 from .bundle_build import BundleProblem, build, describe, device_update, read_manifest_unchecked
 
 
@@ -47,8 +52,13 @@ def add_parser(commands):
                        description="Print the manifest and check signature and files as a device would.")
     s.add_argument("file", metavar="FILE")
     keys.add_trust_arguments(s)
-    s.add_argument("--running", metavar="X.Y.Z", help="check the version rules against this installed version")
-    s.add_argument("--boot", type=int, default=None, metavar="N", help="the device's BOOT_VERSION (with --running)")
+    s.add_argument("--running", metavar="X.Y.Z",
+                   help="check as a device running this version would: every rule it applies")
+    s.add_argument("--boot", type=int, default=None, metavar="N",
+                   help="the device's BOOT_VERSION (with --running; default: this checkout's firmware/bootsel.py)")
+    s.add_argument("--mpy", type=int, default=None, metavar="N",
+                   help="the .mpy version the device imports (with --running; default: what this project's "
+                        "mpy-cross writes)")
     s.add_argument("--files", action="store_true", help="list every file")
     s.set_defaults(run=run_show)
 
@@ -83,41 +93,53 @@ def run_show(args):
         return 2
     try:
         trusted = keys.trusted_keys(args)
-    except keys.KeyProblem as err:
+        rules = bundle_check.Rules(args.running, args.boot, args.mpy)
+    except (keys.KeyProblem, BundleProblem) as err:
         print("tafel: %s" % err, file=sys.stderr)
         return 2
     print("bundle     %s (%s bytes)" % (path, _n(len(data))))
     try:
         m = read_manifest_unchecked(data)
-    except update.errors.UpdateError as err:
+    except update.errors.UpdateError:
         m = None
-        print("manifest   unreadable: %s" % describe(err))
+        print("manifest   unreadable (the check below says why)")
     if m is not None:
-        print("version    %s" % m.version)
-        print("min-boot   %d" % m.min_boot)
-        print("downgrade  %s" % ("allowed (signed in)" if m.allow_downgrade else "refused"))
-        print("mpy        %d" % m.mpy)
-        print("key id     %s%s" % (m.key_id.hex(), "" if any(
-            update.manifest.key_id(k) == m.key_id for k in trusted) else " (not trusted here)"))
-        compressed = sum(1 for e in m.files if e.encoding == update.manifest.DEFLATE)
-        print("files      %d, %s bytes on the device, %s in the bundle (%d compressed)" % (
-            len(m.files), _n(m.files_size), _n(sum(e.stored for e in m.files)), compressed))
-        if args.files:
-            width = max([len(e.path) for e in m.files] + [4])
-            print("  %-*s %8s %8s %-7s %s" % (width, "PATH", "SIZE", "STORED", "ENC", "SHA-256"))
-            for e in m.files:
-                print("  %-*s %8d %8d %-7s %s" % (width, e.path, e.size, e.stored, e.encoding, e.sha256.hex()))
-    import io
-
+        _print_manifest(update, m, trusted, args.files)
+    if rules.running is not None:
+        print("device     runs %s, boot code %d%s, .mpy version %d%s" % (
+            rules.running, rules.boot, "" if args.boot is not None else " (this checkout's bootsel.py)",
+            rules.mpy, "" if args.mpy is not None else " (what this project's mpy-cross writes)"))
     try:
-        update.bundle.verify_bundle(io.BytesIO(data), trusted, args.running,
-                                    args.boot if args.boot is not None else 1 << 30, mpy=None)
+        m, version = bundle_check.check(data, trusted, rules)
     except update.errors.UpdateError as err:
-        print("REFUSED    %s" % describe(err))
+        print("REFUSED: %s" % describe(err))
         return 1
-    print("verified   signature and %d files%s" % (
-        len(m.files), "; installable over %s" % args.running if args.running else ""))
+    print("verified   signature and %d files, a whole application (%s)" % (
+        len(m.files), ", ".join(update.parts.APP_FILES)))
+    if version.checked:
+        print("app        lib/tafel/version.mpy says %s, as the manifest (read as the device reads it)" % version.found)
+    else:
+        print("app        lib/tafel/version.mpy NOT CHECKED against the manifest's %s: %s" % (m.version, version.why))
+    if rules.running is not None:
+        print("installable over %s" % rules.running)
     return 0
+
+
+def _print_manifest(update, m, trusted, files):
+    print("version    %s" % m.version)
+    print("min-boot   %d" % m.min_boot)
+    print("downgrade  %s" % ("allowed (signed in)" if m.allow_downgrade else "refused"))
+    print("mpy        %d" % m.mpy)
+    print("key id     %s%s" % (m.key_id.hex(), "" if any(
+        update.manifest.key_id(k) == m.key_id for k in trusted) else " (not trusted here)"))
+    compressed = sum(1 for e in m.files if e.encoding == update.manifest.DEFLATE)
+    print("files      %d, %s bytes on the device, %s in the bundle (%d compressed)" % (
+        len(m.files), _n(m.files_size), _n(sum(e.stored for e in m.files)), compressed))
+    if files:
+        width = max([len(e.path) for e in m.files] + [4])
+        print("  %-*s %8s %8s %-7s %s" % (width, "PATH", "SIZE", "STORED", "ENC", "SHA-256"))
+        for e in m.files:
+            print("  %-*s %8d %8d %-7s %s" % (width, e.path, e.size, e.stored, e.encoding, e.sha256.hex()))
 
 
 def _n(value):

@@ -41,8 +41,8 @@ import io
 
 from update import header
 from update.errors import UpdateError
-from update.parts import (CHUNK, RUNNING_MPY, check_install, parse_checked, stream_matches,  # noqa: F401
-                          verify_file)
+from update.parts import (CHUNK, RUNNING_MPY, check_app, check_install, parse_checked,  # noqa: F401
+                          stream_matches, verify_file)
 
 INLINE = 4096  # from a stream that is no file: a compressed body up to this size is inflated from RAM
 

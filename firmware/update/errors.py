@@ -17,10 +17,16 @@
 #   downgrade      older than the running version and downgrade not signed in;
 #                  detail = (bundle version, running version)
 #   same_version   the running version already; detail = version
+#   incomplete_app no whole application: detail = None (no files at all) or the path it lacks
+#                  ("main.py", "update/trusted.mpy", "lib/tafel/version.mpy"); at the head
+#                  (update/parts.py check_app) and again at the switch (update/complete.py)
 #   bad_file       a file does not match its manifest entry; detail = (path, what):
 #                  what is "sha256", "size", "inflate" (not a valid deflate stream)
 #                  or "length" (its stored bytes are not all used)
 #   trailing_data  bytes follow the last file; detail = None
+#   version_mismatch  the new slot's lib/tafel/version.mpy (or the image's version, if the image
+#                  holds that file) says another VERSION than the manifest; detail = (what it
+#                  says, None if it cannot be read, manifest version); at the switch (update/complete.py)
 
 
 class UpdateError(Exception):

@@ -2,6 +2,7 @@
 #
 #   m = parts.parse_checked(f, header.check(f, TRUSTED_KEYS))   # the manifest, after the signature
 #   parts.check_install(m, VERSION, BOOT_VERSION)               # version, boot, MicroPython
+#   parts.check_app(m)                                          # a whole application (main.py ...)
 #   parts.verify_file(f, entry, m.window, out, buf)             # a body against its entry
 #   parts.stream_matches(f, entry, buf)                         # a file already holds an entry?
 #
@@ -20,6 +21,9 @@ except ImportError:  # CPython: update/inflate_zlib.py inflates with zlib instea
     deflate = None
 
 CHUNK = 512  # bytes per read and hash step
+# What a slot cannot run without: MicroPython runs main.py by name, the trust store takes the next
+# update, the version module says what runs (update/complete.py checks them again at the switch).
+APP_FILES = ("main.py", "update/trusted.mpy", "lib/tafel/version.mpy")
 RUNNING_MPY = fmt.running_mpy()  # this interpreter's .mpy version; None on CPython
 
 
@@ -57,6 +61,16 @@ def check_install(manifest, running_version, boot_version, mpy=RUNNING_MPY):
             raise UpdateError("downgrade", (manifest.version, running_version))
         if order == 0:
             raise UpdateError("same_version", manifest.version)
+
+
+def check_app(manifest):
+    """Refuse a manifest that is no whole application, before anything is transferred:
+    UpdateError incomplete_app, detail None (no files at all) or the first of APP_FILES it lacks."""
+    if not len(manifest.files):
+        raise UpdateError("incomplete_app")
+    for path in APP_FILES:
+        if manifest.file(path) is None:
+            raise UpdateError("incomplete_app", path)
 
 
 def verify_file(stream, entry, window, out=None, buf=None):

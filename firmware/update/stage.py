@@ -193,6 +193,7 @@ class Stager:
             checked = None
             mpy = _parts().RUNNING_MPY if self.mpy == _RUNNING_MPY else self.mpy
             _parts().check_install(m, self.running_version, self.boot_version, mpy)
+            _parts().check_app(m)  # main.py, trust store, version module: before anything is sent
             self._check_space(m)
         except Exception as err:
             f.close()

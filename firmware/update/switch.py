@@ -1,6 +1,7 @@
 # The end of Stager.finish() (update/stage.py): the new slot made whole, then the pointer switched.
 #
 # Imported only once the head is checked again, so this code is not in the heap beside the crypto.
+# Before the switch update/complete.py checks that the slot is a whole application of the manifest's version.
 # It works on the Stager's own state and helpers, as the method it was.
 import bootsel
 
@@ -20,6 +21,13 @@ def switch(st):
         if not st._staged(entry):
             raise UpdateError("bad_file", (entry.path, "sha256"))
     _drop_extra(st, "app/" + st.target, "", m)
+    from update import complete
+
+    try:
+        complete.check(st)  # main.py, trust store, the version module's VERSION: or no switch
+    except UpdateError:
+        st._clear_stage()  # this bundle can never switch: forgotten, as one refused at the head
+        raise
     version = m.version
     state = {"slot": st.target, "prev": st.current, "version": version,
              "prev_version": st.running_version, "tries": 0, "rolled": None}

@@ -3,14 +3,15 @@
 import hashlib
 import struct
 
-from crypto.test_bundle_read import FIXTURE, PUBLIC
+from appbundle import APP
+from crypto.test_bundle_read import PUBLIC
 from linkhost import Host, device
 from tafel import wire
 from tafel.records import varints
 from update import manifest as fmt
 from update.stage import Stager
 
-HEAD = fmt.HEADER_SIZE + fmt.unpack_header(FIXTURE[:fmt.HEADER_SIZE])[0] + fmt.SIGNATURE_SIZE
+HEAD = fmt.HEADER_SIZE + fmt.unpack_header(APP[:fmt.HEADER_SIZE])[0] + fmt.SIGNATURE_SIZE
 IDLE_MS = 1000  # link/update.py's RAW_IDLE_MS
 
 
@@ -24,7 +25,7 @@ def session():
 
 
 def begin(host):
-    body = hashlib.sha256(FIXTURE[:HEAD]).digest()[:8] + varints(HEAD)
+    body = hashlib.sha256(APP[:HEAD]).digest()[:8] + varints(HEAD)
     return status(host.ok(wire.UPDATE_BEGIN, body))
 
 
@@ -70,20 +71,20 @@ def stream(host, data, spoil=None):
 
 
 def files(have_list):
-    m = fmt.parse(FIXTURE[fmt.HEADER_SIZE:HEAD - fmt.SIGNATURE_SIZE], FIXTURE[12:20], HEAD)
-    return [(i + 1, got, FIXTURE[m.files[i].offset + got:m.files[i].offset + m.files[i].stored])
+    m = fmt.parse(APP[fmt.HEADER_SIZE:HEAD - fmt.SIGNATURE_SIZE], APP[12:20], HEAD)
+    return [(i + 1, got, APP[m.files[i].offset + got:m.files[i].offset + m.files[i].stored])
             for i, got in have_list]
 
 
 def test_a_counted_stream_stages_the_bundle_and_end_switches():
     dev, host = session()
     assert begin(host) == (1, 0, [])
-    head = b"".join(blocks([(0, 0, FIXTURE[:HEAD])], 64))
+    head = b"".join(blocks([(0, 0, APP[:HEAD])], 64))
     (taken, done, state), most = stream(host, head)
     assert (taken, done, state) == (len(head), len(head), wire.RX_DONE)
     assert most <= 256  # never more waiting than the device's ring holds
     state, have, wanted = status(host.ok(wire.UPDATE_STATUS))
-    assert state == 2 and have == HEAD and [i for i, _ in wanted] == [0, 1]
+    assert state == 2 and have == HEAD and [i for i, _ in wanted] == [0, 1, 2, 3]
     body = b"".join(blocks(files(wanted), wire.UPDATE_BLOCK))
     assert stream(host, body)[0][2] == wire.RX_DONE
     assert status(host.ok(wire.UPDATE_STATUS))[2] == []
@@ -94,7 +95,7 @@ def test_a_counted_stream_stages_the_bundle_and_end_switches():
 def test_a_block_with_a_bad_crc_ends_the_stream_and_a_new_one_completes():
     dev, host = session()
     begin(host)
-    parts = blocks([(0, 0, FIXTURE[:HEAD])], 64)
+    parts = blocks([(0, 0, APP[:HEAD])], 64)
     head = b"".join(parts)
     second = len(parts[0])
 
@@ -109,7 +110,7 @@ def test_a_block_with_a_bad_crc_ends_the_stream_and_a_new_one_completes():
     host.send(b"\n")  # ends the half line the rest of the stream left behind
     state, have, _ = status(host.ok(wire.UPDATE_STATUS))
     assert (state, have) == (1, 64)
-    rest = b"".join(blocks([(0, have, FIXTURE[have:HEAD])], 64))
+    rest = b"".join(blocks([(0, have, APP[have:HEAD])], 64))
     assert stream(host, rest)[0][2] == wire.RX_DONE
     assert status(host.ok(wire.UPDATE_STATUS))[0] == 2
     assert dev.errors == []
@@ -118,7 +119,7 @@ def test_a_block_with_a_bad_crc_ends_the_stream_and_a_new_one_completes():
 def test_bytes_lost_inside_the_stream_fail_the_crc_of_their_block():
     dev, host = session()
     begin(host)
-    parts = blocks([(0, 0, FIXTURE[:HEAD])], 64)
+    parts = blocks([(0, 0, APP[:HEAD])], 64)
     lose = len(parts[0]) + len(parts[1]) + 10  # three bytes of the third block never arrive
 
     def drop(at, piece):
@@ -132,7 +133,7 @@ def test_bytes_lost_inside_the_stream_fail_the_crc_of_their_block():
 def test_a_stream_that_stops_short_ends_after_the_idle_time_by_the_clock():
     dev, host = session()
     begin(host)
-    head = b"".join(blocks([(0, 0, FIXTURE[:HEAD])], 64))
+    head = b"".join(blocks([(0, 0, APP[:HEAD])], 64))
     host.ok(wire.UPDATE_SEND, varints(len(head)))
     host.send(head[:100])  # the host goes away: the second block is never whole
     start = dev.clock.ticks_ms()
@@ -153,10 +154,10 @@ def test_a_block_for_the_wrong_place_writes_nothing_and_the_count_is_checked():
     assert host.err(wire.UPDATE_SEND, varints(10)) == "update"  # no transfer
     begin(host)
     assert host.err(wire.UPDATE_SEND, varints(0)) == "bad_request"
-    late = wire.update_block(0, 64, FIXTURE[64:128])  # the device has nothing yet: not at 64
+    late = wire.update_block(0, 64, APP[64:128])  # the device has nothing yet: not at 64
     (taken, done, state), _ = stream(host, late)
     assert state == wire.RX_DONE and status(host.ok(wire.UPDATE_STATUS))[:2] == (1, 0)
-    short = wire.update_block(0, 0, FIXTURE[:64])
+    short = wire.update_block(0, 0, APP[:64])
     (taken, done, state), _ = stream(host, short + short[:20])  # a block the count cuts off
     assert state == wire.RX_BAD and done == len(short)
     assert struct.unpack("<HIH", short[:8]) == (0, 0, 64)

@@ -8,7 +8,8 @@ from binascii import hexlify
 import bootsel
 import pytest
 import socket
-from crypto.test_bundle_read import FIXTURE, PUBLIC, WORDS_AT
+from appbundle import APP, MAIN
+from crypto.test_bundle_read import PUBLIC
 from httpd import Httpd
 from sim.flashdev import FlashDev
 from sim.simnet import SimWLAN
@@ -19,7 +20,10 @@ from update import manifest as fmt
 from update.errors import UpdateError
 from update.stage import Stager
 
-HEAD = fmt.HEADER_SIZE + fmt.unpack_header(FIXTURE[:fmt.HEADER_SIZE])[0] + fmt.SIGNATURE_SIZE
+HEAD = fmt.HEADER_SIZE + fmt.unpack_header(APP[:fmt.HEADER_SIZE])[0] + fmt.SIGNATURE_SIZE
+_M = fmt.parse(APP[fmt.HEADER_SIZE:HEAD - fmt.SIGNATURE_SIZE], APP[12:20], HEAD)
+WORDS_AT = _M.file("lib/tafel/words.txt").offset  # the deflated body
+MAIN_BODY = _M.file("main.py")  # main.py's body: offset, stored
 
 
 class Clock:
@@ -145,23 +149,23 @@ def test_no_answer_to_the_broadcast_is_no_server():
 # ---- the transfer -------------------------------------------------------------------
 
 def test_a_bundle_is_fetched_in_ranges_staged_and_switched():
-    srv = Httpd(offer_of(FIXTURE), FIXTURE)
+    srv = Httpd(offer_of(APP), APP)
     st = stager()
     try:
         progress = fetch_all(st, srv)
     finally:
         srv.stop()
     assert st.finish() == "1.2.3"
-    assert installed(st, "main.py") == b"print('tafel')\n"
-    assert srv.sent == len(FIXTURE)  # every byte once
+    assert installed(st, "main.py") == MAIN
+    assert srv.sent == len(APP)  # every byte once
     assert srv.ranges[0] == (0, HEAD - 1)  # the head, then each wanted body
     done, total = progress[-1]
-    assert done == total == len(FIXTURE)
+    assert done == total == len(APP)
     assert [p[0] for p in progress] == sorted(p[0] for p in progress)
 
 
 def test_a_transfer_cut_off_resumes_with_only_the_missing_bytes():
-    srv = Httpd(offer_of(FIXTURE), FIXTURE)
+    srv = Httpd(offer_of(APP), APP)
     srv.cut_after = 200  # the laptop goes away in the middle of the head
     st = stager()
     with pytest.raises(UpdateError) as info:
@@ -170,34 +174,34 @@ def test_a_transfer_cut_off_resumes_with_only_the_missing_bytes():
     assert info.value.key == "server_gone"
     state, have, _ = st.status()
     assert state == 1 and 0 < have <= 200  # what came whole is on flash
-    again = Httpd(offer_of(FIXTURE), FIXTURE)
+    again = Httpd(offer_of(APP), APP)
     st = stager(st.fs)  # as after a power cut: a new Stager on the same flash
     try:
         fetch_all(st, again)
     finally:
         again.stop()
     assert again.ranges[0] == (have, HEAD - 1)
-    assert again.sent == len(FIXTURE) - have
+    assert again.sent == len(APP) - have
     assert st.finish() == "1.2.3"
 
 
 def test_files_the_device_has_already_are_not_fetched():
     vol, _ = mount(FlashDev())
-    Disk(vol, "").write_new("main.py", b"print('tafel')\n")  # the running (flat) install has it
-    srv = Httpd(offer_of(FIXTURE), FIXTURE)
+    Disk(vol, "").write_new("main.py", MAIN)  # the running (flat) install has it
+    srv = Httpd(offer_of(APP), APP)
     st = stager(vol)
     try:
         fetch_all(st, srv)
     finally:
         srv.stop()
-    main_at = len(FIXTURE) - 15
-    assert all(last < main_at for _, last in srv.ranges)
-    assert srv.sent == len(FIXTURE) - 15
-    assert st.finish() == "1.2.3" and installed(st, "main.py") == b"print('tafel')\n"
+    main_at, main_end = MAIN_BODY.offset, MAIN_BODY.offset + MAIN_BODY.stored
+    assert all(last < main_at or first >= main_end for first, last in srv.ranges)
+    assert srv.sent == len(APP) - MAIN_BODY.stored
+    assert st.finish() == "1.2.3" and installed(st, "main.py") == MAIN
 
 
 def test_a_tampered_body_is_refused_and_nothing_switches():
-    bad = bytearray(FIXTURE)
+    bad = bytearray(APP)
     bad[WORDS_AT + 5] ^= 1
     srv = Httpd(offer_of(bytes(bad)), bytes(bad))
     st = stager()
@@ -213,7 +217,7 @@ def test_a_tampered_body_is_refused_and_nothing_switches():
 def test_a_server_that_is_not_ours_is_refused():
     for status, body, why in ((404, b"", 404), (200, b"<html>hello</html>", "offer"),
                               (200, b'{"format": "tafel-offer", "app": "1.0"}', "offer")):
-        srv = Httpd(offer_of(FIXTURE), FIXTURE, status, body)
+        srv = Httpd(offer_of(APP), APP, status, body)
         http = fetch.Http("127.0.0.1", srv.port, timeout_s=2)
         try:
             with pytest.raises(UpdateError) as info:
@@ -225,7 +229,7 @@ def test_a_server_that_is_not_ours_is_refused():
 
 
 def test_nobody_listening_is_no_server():
-    srv = Httpd(offer_of(FIXTURE), FIXTURE)
+    srv = Httpd(offer_of(APP), APP)
     srv.stop()
     with pytest.raises(UpdateError) as info:
         fetch.get_offer(fetch.Http("127.0.0.1", srv.port, timeout_s=2))

@@ -12,7 +12,8 @@
 #             byte for byte as before; then the transfer resumes and must end at v2
 #   rollback  v2 switched, then boots that never confirm (an import that raises, a hang:
 #             the watchdog resets): after bootsel.TRIES the old slot runs, with the note
-#   tamper    bundles from spec["bad"] (path -> expected key): refused, v1 untouched
+#   tamper    bundles from spec["bad"] (path -> expected key): refused, v1 untouched; with each
+#             refusal's detail ("detail PATH") and the bodies sent before it ("bodies PATH")
 #   full      a flash too full for v2: refused at the head, nothing switched, games intact
 import hashlib
 import json
@@ -45,10 +46,12 @@ KEYS = [unhexlify(k) for k in SPEC["keys"]]
 
 class _Image:
     """spec["image"], [[path, sha256 hex], ...]: a firmware image holding those files frozen, as
-    the appimage module a Tafel image freezes (update/image.py looks it up by import)."""
+    the appimage module a Tafel image freezes (update/image.py looks it up by import); its VERSION
+    spec["image_version"]."""
 
 
 if SPEC.get("image"):
+    _Image.VERSION = SPEC["image_version"]  # what the image was built as (update/complete.py reads it)
     _Image.FILES = tuple(sorted(p for p, _ in SPEC["image"]))
     _digests = dict(SPEC["image"])
     _Image.DIGESTS = tuple(unhexlify(_digests[p]) for p in _Image.FILES)
@@ -72,6 +75,9 @@ def manifest_of(data):
     return fmt.parse(head[fmt.HEADER_SIZE:fmt.HEADER_SIZE + length], head[12:20], len(head))
 
 
+SENT = [0]  # bodies put so far (a refusal at the head comes before any)
+
+
 def transfer(st, data):
     """What the laptop does (host_tools/update_client.py), against a Stager directly."""
     head = head_of(data)
@@ -86,6 +92,7 @@ def transfer(st, data):
             piece = data[e.offset + got:e.offset + min(e.stored, got + CHUNK)]
             if not piece:
                 break  # the bundle ends early: finish() says what is missing
+            SENT[0] += 1
             got = st.put(i + 1, got, piece)
     return st.finish()
 
@@ -266,11 +273,14 @@ def case_tamper():
     dev, vol, games = setup()
     out = {}
     for path, _ in SPEC["bad"]:
+        SENT[0] = 0
         try:
             transfer(stager(vol, M1.version), read(path))
             out[path] = "accepted"
         except UpdateError as err:
             out[path] = err.key
+            out["detail " + path] = list(err.detail) if isinstance(err.detail, tuple) else err.detail
+        out["bodies " + path] = SENT[0]
         folder, version = running(vol)
         if folder != "/app/a" or version != M1.version or not complete(vol, folder, M1):
             out[path] += " (running version disturbed)"

@@ -8,7 +8,8 @@
 # "running": version (default "0.0.1"), "boot": n (default 0), "max": bytes
 # (max_bytes), "mpy": n (default: this interpreter's), "file": true (read
 # the bundle from the file instead of memory; no other changes then),
-# "install": folder (write the files there as they are verified, as a stager would).
+# "install": folder (write the files there as they are verified, as a stager would), "whole": true
+# (then the rule staging adds at the head: a whole application, bundle.check_app).
 # Prints one JSON line per case: [index, "ok", version] or [index, key, detail].
 import json
 import os
@@ -66,6 +67,8 @@ for index, case in enumerate(spec["cases"]):
         sink = sink_into(case["install"]) if "install" in case else None
         m = bundle.verify_bundle(stream, keys, case.get("running", "0.0.1"), case.get("boot", 0), mpy,
                                  case.get("max"), sink)
+        if case.get("whole"):
+            bundle.check_app(m)
         print(json.dumps([index, "ok", m.version]))
     except UpdateError as err:
         detail = err.detail

