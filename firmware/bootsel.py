@@ -4,61 +4,86 @@
 #
 # Layout on flash (docs/updates.md, "On the device"):
 #   /boot.py, /bootsel.py   this; never updated
+#   /board.json             the board profile (the recovery key's pins are read from it)
 #   /app/a/, /app/b/        two application slots: main.py, *.mpy, lib/tafel/*.mpy (over a Tafel
 #                           firmware image only what differs from its frozen app: lay_over)
 #   /app/current            the pointer: which slot runs, JSON (below)
+#   /app/rolled             the versions given up on, newest first, JSON (below)
 #   /app/stage/             the bundle being staged into the other slot (update/stage.py)
 #   /data/                  games and settings: no update ever touches them
 # Without /app/current the application lies flat at / (a development install
 # by mpremote): nothing is chosen and MicroPython runs /main.py as usual.
 #
-# The pointer, {"slot": "b", "prev": "a", "version": "0.2.0", "tries": 1, "rolled": null}:
-#   slot      the slot to run ("a" or "b"); prev the one before ("" = flat at /)
-#   tries     None once the version confirmed itself healthy; else the boots it
-#             had on trial so far (counted here, before it runs)
-#   rolled    the version given up on by a rollback, until the app has said so
+# The pointer, {"slot": "b", "prev": "a", "version": "0.2.0", "prev_version": "0.1.0",
+# "id": "...", "prev_id": "...", "tries": 1, "crashes": None}:
+#   slot      the slot to run ("a" or "b")
+#   prev      the slot of the version before, still whole on the flash ("" = flat at /);
+#             None once nothing is there to go back to (staging writes into that slot)
+#   id        the running bundle's id (16 hex digits of its head's SHA-256; "" unknown)
+#   tries     on trial: the boots it had so far (counted here, before it runs); else None
+#   crashes   on probation: the watchdog resets it had so far; else None
 # It changes only by write-new-then-rename (current.new, then one rename), so
 # a power cut leaves the old or the new pointer, never a mix.
 #
-# Trial and rollback: the updater writes a new pointer with tries 0. Each boot
-# here counts one more try before the new version runs; the version confirms
-# itself (update/health.py, from startup.start once its UI is up and the
-# storage mounted) by writing tries None. A version that has not confirmed
-# after TRIES boots is rolled back: the pointer goes back to prev, with
-# `rolled` set so the old version tells the user. On a trial boot the
-# watchdog runs: a version that hangs or raises on import does not feed it,
-# and the reset that follows counts the next try.
+# The rule (docs/updates.md, "Trial boots and rollback"):
+# - Trial. The updater writes a new pointer with tries 0. Each boot here
+#   counts one more try and starts the watchdog (TRIAL_WDT_MS) before the new
+#   version runs. The version confirms itself (update/health.py) only after
+#   its main loop has run health.CONFIRM_MS with the display drawn, the link
+#   listening and the store mounted: tries None, crashes 0. Whatever raises or
+#   hangs before that, on import or running, feeds no watchdog; the chip
+#   resets and the next boot counts another try. A version that has not
+#   confirmed after TRIES boots is rolled back.
+# - Probation. A confirmed version keeps the watchdog until it has run
+#   health.PROBATION_MS in one boot (then crashes None). Each boot after a
+#   watchdog reset (a hang, or an exception that ended main.py) counts a
+#   crash; the CRASHES-th rolls it back, the previous version being still whole.
+# - The recovery key. Holding RECOVERY_KEY while the device powers on gives
+#   the running version up for the previous one, if one is whole on the flash;
+#   if none is, no application starts and no watchdog runs: MicroPython's REPL
+#   waits on the USB for `tafel flash`.
+# A rollback points back at prev and adds a record to /app/rolled:
+# {"version", "why" ("boots", "crashes" or "key"), "count", "at" (epoch seconds,
+# 0 unknown: the application stamps it when it knows the time), "shown" (the
+# application said so on screen)}; at most KEEP records.
 import json
 
 APP = "/app"
 POINTER = APP + "/current"
+ROLLED = APP + "/rolled"
+PROFILE = "/board.json"
 TRIES = 3  # boots a new version gets to confirm itself
-BOOT_VERSION = 2  # what bundles' min-boot is compared with (2: lays a slot over a frozen application)
+CRASHES = 3  # watchdog resets on probation that roll a version back
+KEEP = 4  # rollback records kept
+RECOVERY_KEY = "0"  # held at power-on: back to the previous version
+BOOT_VERSION = 3  # what bundles' min-boot is compared with (3: probation, recovery key, /app/rolled)
 TRIAL_WDT_MS = 60000  # a trial boot that has not confirmed in this long resets
 
-wdt = None  # the watchdog started for a trial boot (the app feeds it: update/health.py)
+wdt = None  # the watchdog started for a trial or probation boot (the app feeds it: update/health.py)
 
 
-def read(fs):
+def read(fs, path=POINTER):
     """The pointer as a dict, or None (no pointer: flat layout).
 
     fs: None on the device (the flash is mounted at /), or a VfsLfs2 object
-    (the simulator and the tests use the volume without mounting it)."""
-    try:
-        with _open(fs, POINTER, "r") as f:
-            st = json.loads(f.read())
-    except (OSError, ValueError):
-        return None
+    (tests use the volume without mounting it)."""
+    st = _load(fs, path)
     if type(st) is not dict or st.get("slot") not in ("a", "b"):
         return None
     return st
 
 
-def write(fs, st):
-    tmp = POINTER + ".new"
+def write(fs, st, path=POINTER):
+    tmp = path + ".new"
     with _open(fs, tmp, "w") as f:
         f.write(json.dumps(st))
-    _os(fs).rename(tmp, POINTER)
+    _os(fs).rename(tmp, path)
+
+
+def rollbacks(fs):
+    """The rollback records, newest first ([] if none)."""
+    got = _load(fs, ROLLED)
+    return got if type(got) is list else []
 
 
 def slot_path(name):
@@ -66,45 +91,72 @@ def slot_path(name):
     return APP + "/" + name if name else ""
 
 
-def choose(fs):
-    """The folder of the application to run now, counting a trial boot or rolling back.
+def choose(fs, after_watchdog=False, key=False):
+    """The folder of the application to run now, counting a trial boot or a crash, or rolling back.
 
-    Returns (folder, trial): folder "" means flat at /; trial True while the
-    version has not confirmed itself."""
+    after_watchdog: this boot follows a watchdog reset; key: the recovery key
+    is held. Returns (folder, watch): folder "" means flat at /, None means no
+    application at all (the REPL); watch True while the watchdog must run."""
     st = read(fs)
     if st is None:
         return "", False
+    prev = st.get("prev")
+    if key:
+        return (_roll_back(fs, st, "key", 0), False) if prev is not None else (None, False)
     tries = st.get("tries")
     if tries is not None:
-        prev = st.get("prev")
         if tries >= TRIES and prev is not None:
-            st = {"slot": prev, "prev": st["slot"], "version": st.get("prev_version"),
-                  "tries": None, "rolled": st.get("version") or "?"}
-            if not prev:  # back to the flat install: its pointer is none at all
-                _os(fs).remove(POINTER)
-                return "", False
-            write(fs, st)
-            return slot_path(prev), False
+            return _roll_back(fs, st, "boots", tries), False
         st["tries"] = tries + 1
         write(fs, st)
         return slot_path(st["slot"]), True
-    return slot_path(st["slot"]), False
+    crashes = st.get("crashes")
+    if crashes is None:
+        return slot_path(st["slot"]), False
+    if after_watchdog:
+        crashes += 1
+        if crashes >= CRASHES and prev is not None:
+            return _roll_back(fs, st, "crashes", crashes), False
+        st["crashes"] = crashes
+        write(fs, st)
+    return slot_path(st["slot"]), True
 
 
-def boot():
-    """On the device, from boot.py: pick the slot, point sys.path and the working folder at it."""
+def _roll_back(fs, st, why, count):
+    # The record first: a power cut between the two leaves the rollback to do again, not untold.
+    version = st.get("version") or "?"
+    old = rollbacks(fs)
+    if old and old[0].get("version") == version and not old[0].get("shown"):
+        old = old[1:]  # the same rollback, cut short once already
+    write(fs, [{"version": version, "why": why, "count": count, "at": 0, "shown": False}] + old[:KEEP - 1], ROLLED)
+    prev = st["prev"]
+    if not prev:  # back to the flat install: its pointer is none at all
+        _os(fs).remove(POINTER)
+        return ""
+    write(fs, {"slot": prev, "prev": None, "version": st.get("prev_version"), "id": st.get("prev_id") or "",
+               "tries": None, "crashes": None})
+    return slot_path(prev)
+
+
+def boot(machine=None):
+    """On the device, from boot.py: pick the slot, point sys.path and the working folder at it.
+
+    machine: the machine module (the simulator hands its own in)."""
     import os
     import sys
 
-    folder, trial = choose(None)
+    if machine is None:
+        import machine
+    folder, watch_it = choose(None, _after_watchdog(machine), held(machine))
+    if folder is None:  # the recovery key and nothing to go back to: no application, the REPL
+        os.chdir(APP)  # no main.py there
+        return
     if not folder:
         return
     if not lay_over(folder):  # stock MicroPython: the slot holds the whole application
         sys.path[:] = [folder, ".frozen", folder + "/lib", "/"]
     os.chdir(folder)  # MicroPython then runs the slot's main.py
-    if trial:
-        import machine
-
+    if watch_it:
         watch(machine)
 
 
@@ -125,11 +177,45 @@ def lay_over(folder):
 
 
 def watch(machine):
-    """A trial boot: start the watchdog the running app must feed (update/health.py).
-
-    machine: the machine module (the simulator passes sim/simmachine.py)."""
+    """Start the watchdog the running app must feed (update/health.py)."""
     global wdt
     wdt = machine.WDT(timeout=TRIAL_WDT_MS)
+
+
+def _after_watchdog(machine):
+    try:
+        return machine.reset_cause() == machine.WDT_RESET
+    except AttributeError:
+        return False
+
+
+def held(machine, profile=PROFILE):
+    """Whether RECOVERY_KEY is held now, read straight off the keypad's pins in the profile."""
+    try:
+        with open(profile) as f:
+            keypad = json.load(f)["keypad"]
+        for r in range(len(keypad["keys"])):
+            c = keypad["keys"][r].find(RECOVERY_KEY)
+            if c >= 0:
+                break
+        else:
+            return False
+        pin = machine.Pin
+        row = pin(keypad["rows"][r], pin.OUT, value=0)
+        col = pin(keypad["cols"][c], pin.IN, pin.PULL_UP)
+        down = not col.value() and not col.value() and not col.value()
+        row.init(pin.IN)  # let go: the application sets the keypad up itself
+        return down
+    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return False
+
+
+def _load(fs, path):
+    try:
+        with _open(fs, path, "r") as f:
+            return json.loads(f.read())
+    except (OSError, ValueError):
+        return None
 
 
 def _open(fs, path, mode):

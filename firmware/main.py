@@ -1,14 +1,15 @@
-# Device entry: the board from its profile, the flash store, the app and its loop.
-import asyncio
+# Device entry: the board from its profile, the flash store, the app, its link and its loop.
+#
+# On the ESP32 MicroPython runs this file as __main__ from the slot bootsel.py
+# chose: run() builds everything on the chip's parts and loops in real time.
+# The simulator (sim/run.py) runs this same file from the same slot of its
+# flash image, as a module, and calls assemble() with its emulated parts
+# (machine, clock, power, USB serial) in place of the chip's; it then steps
+# the Runner in simulated time where run() lets asyncio step it.
 import sys
 
-import esp32
-import machine
-
 import board
-from clock import DeviceClock
 from drivers.events import EventQueue
-from power import DevicePower
 from runner import Runner
 from startup import start
 from store.fsys import Disk
@@ -17,41 +18,61 @@ from store.store import Store
 PROFILE = "/board.json"
 
 
-def run():
-    profile = board.load_profile(PROFILE)
+def assemble(machine, profile, clock, make_power, transport, device_id, vol=None, capture=False, log=None,
+             disk=None):
+    """The drivers on `machine`'s pins, the store on the flash, the app with its first screen and
+    its link on `transport` (None: no serial); the Runner (its .app, .link and .board).
+
+    make_power(hw): the deep sleep's Power for the built board, or None; vol: the flash's
+    VfsLfs2 when it is not mounted at / (tests); disk: the store's Disk, if not the
+    flash's /data (bench); log(err): crash reports."""
     hw = board.build(profile, machine)
-    power = DevicePower(machine, esp32, profile, hw)  # after build: lets go of pins held in deep sleep
-    clock = DeviceClock()
-    link = []  # the Link, once there is one: crash reports stay off the serial in its sessions
-
-    def log(err):
-        if not (link and link[0].active):
-            sys.print_exception(err)
-
-    app = start(hw.display, Store(Disk(None, "/data")), clock, log=log, power=power, keypad=hw.keypad)
+    power = make_power(hw)
+    app = start(hw.display, Store(disk or Disk(vol, "/data")), clock, capture, log, power, hw.keypad)
     app.wlan = lambda: board.wlan(machine)  # network.WLAN, imported when an update over Wi-Fi asks
     app.restart = machine.reset  # after an update over Wi-Fi: the new version runs on trial
-    link.append(_link(profile, app, log))
-    link[0].restart = machine.reset  # after an update's switch: the new version runs on trial
-    try:
-        asyncio.run(Runner(app, hw, EventQueue(), link[0]).run(clock))  # it feeds a trial boot's watchdog
-    finally:
-        link[0].end()  # Ctrl-C works again at the REPL, whatever stopped the app
+    link = None
+    if transport is not None:  # the protocol of docs/protocol.md on the USB serial, beside the REPL
+        from link.link import Link
+
+        link = Link(transport, app, device_id, log)
+        link.restart = machine.reset  # after an update's switch: the new version runs on trial
+    return Runner(app, hw, EventQueue(), link)
 
 
-def _link(profile, app, log):
-    # The protocol of docs/protocol.md on the USB serial, beside the REPL.
+def run():
+    import asyncio
     import binascii
 
-    from link.link import Link
-    from link.transport import StreamTransport
+    import esp32
+    import machine
 
+    from clock import DeviceClock
+    from link.transport import StreamTransport
+    from power import DevicePower
+
+    profile = board.load_profile(PROFILE)
     serial = profile.get("serial") or {}
     baud = serial.get("baud", 115200)
     native = bool(serial.get("native_usb"))
     transport = StreamTransport(sys.stdin.buffer, sys.stdout.buffer, 0 if native else baud // 10, native)
     device_id = "esp32-" + binascii.hexlify(machine.unique_id()).decode()
-    return Link(transport, app, device_id, log)
+    clock = DeviceClock()
+    links = []  # crash reports stay off the serial while a link session has it
+
+    def log(err):
+        if not (links and links[0].active):
+            sys.print_exception(err)
+
+    # DevicePower after the build: it lets go of pins held in deep sleep
+    runner = assemble(machine, profile, clock, lambda hw: DevicePower(machine, esp32, profile, hw),
+                      transport, device_id, log=log)
+    links.append(runner.link)
+    try:
+        asyncio.run(runner.run(clock))  # it feeds the watchdog of a trial or probation boot
+    finally:
+        runner.link.end()  # Ctrl-C works again at the REPL, whatever stopped the app
 
 
-run()
+if __name__ == "__main__":
+    run()

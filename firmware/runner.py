@@ -2,27 +2,29 @@
 #
 # step() is the whole loop body. The device runs it every 10 ms from an
 # asyncio task; the simulator calls it with simulated time, so both run the
-# same code path. It also feeds a trial boot's watchdog (bootsel.py): a
-# version whose loop hangs stops feeding it and is reset, and rolled back
-# after a few tries.
+# same code path. Once a second it hands the time to update/health.py, which
+# feeds the watchdog of a trial or probation boot (bootsel.py) and confirms a
+# new version once the loop has run long enough: a version whose loop hangs
+# or raises stops feeding it and is reset, and rolled back after a few tries.
 import asyncio
 
 from drivers.events import NAMES, code
 from update import health
 
 STEP_MS = 10
-FEED_MS = 1000  # the watchdog's feeds, far inside its timeout
+FEED_MS = 1000  # the watchdog's feeds (and the health rule's steps), far inside its timeout
 
 
 class Runner:
     def __init__(self, app, board, queue, link=None):
         """link: a link.Link serving the USB serial, or None."""
         self.app = app
+        self.board = board
         self.keypad = board.keypad
         self.encoder = board.encoder
         self.queue = queue
         self.link = link
-        self.fed = None  # when the watchdog was fed last (the first step feeds)
+        self.fed = None  # when health.step ran last (the first step runs it)
 
     def step(self, now):
         queue = self.queue
@@ -42,9 +44,9 @@ class Runner:
             self.link.poll(now)
         app.tick()
         app.render()
-        if self.fed is None or now - self.fed >= FEED_MS:
+        if self.fed is None or now - self.fed >= FEED_MS:  # keys read, link served, display drawn
             self.fed = now
-            health.feed()
+            health.step(now, app.store)
 
     async def run(self, clock):
         while True:

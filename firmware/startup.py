@@ -43,7 +43,7 @@ def start(display, store, clock, capture=False, log=None, power=None, keypad=Non
         if key in _SHOWN:
             app.notify(app.t(key))
             break
-    if _confirm(store):  # the UI is up and the storage mounted: this version is healthy
+    if _rolled_back(store, clock) is not None:  # told once (bootsel.py keeps the record)
         app.notify(app.t("upd_rolled_back"))
     app.render()
     return app
@@ -56,13 +56,14 @@ def held(keypad, name, now):
     return keypad.is_down(name)
 
 
-def _confirm(store):
-    # Ends an update's trial (update/health.py); the version rolled back, if one was.
+def _rolled_back(store, clock):
+    # This boot's phase of an update's trial (update/health.py: the main loop confirms it),
+    # and the newest rollback not told yet.
     from update import health
 
     try:
-        return health.confirm(store.disk.vol)
-    except OSError:  # the flash refused the pointer: the next boot counts another try
+        return health.begin(store.disk.vol, clock)
+    except OSError:
         return None
 
 

@@ -248,9 +248,10 @@ def _install(args, port, m, files, root_files):
             _say("the board runs Tafel %s already: update it with `tafel update BUNDLE` (signed, keeps games), "
                  "or pass --force to install this bundle beside it" % current.get("version"))
             return BAD_INPUT
-        if current.get("tries") is not None:
-            raise InstallError("the installed version %s is on trial: restart the board and let it confirm itself "
-                               "(or roll back) first" % current.get("version"))
+        if current.get("tries") is not None or current.get("crashes") is not None:
+            raise InstallError("the installed version %s is on trial after an update, its watchdog running (it would "
+                               "reset the board in the middle of the install): let it run 10 minutes first, or hold "
+                               "0 while you power it on to go back to the version before" % current.get("version"))
         slot, prev = ("b" if current["slot"] == "a" else "a"), current["slot"]
     if info.get("mpy") and info["mpy"] != m.mpy:
         raise InstallError("the bundle holds .mpy version %d, the board's MicroPython imports %d: flash "

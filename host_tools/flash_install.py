@@ -114,8 +114,8 @@ def parse_pointer(text):
 
 def pointer_text(slot, version, prev=""):
     """The confirmed pointer of a first install (as sim/install.py leaves it: nothing on trial)."""
-    return json.dumps({"slot": slot, "prev": prev, "version": version, "prev_version": None,
-                       "tries": None, "rolled": None})
+    return json.dumps({"slot": slot, "prev": prev, "version": version, "prev_version": None, "id": "",
+                       "prev_id": "", "tries": None, "crashes": None})
 
 
 class Board:

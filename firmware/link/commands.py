@@ -70,7 +70,26 @@ def info(link, r):
                   link.app.clock.time(), store.next_game_id())
     put_text(out, link.firmware)
     put_text(out, space.level)
+    _update_state(out, store.disk.vol, link.app.clock.ticks_ms())
     return out
+
+
+def _update_state(out, vol, now):
+    # The update's trial and the rollbacks remembered (update/health.py, bootsel.py; docs/protocol.md INFO).
+    from update import health
+
+    phase, tries, most, wdt_ms, confirm_ms, left, bundle_id, rolled = health.report(vol, now)
+    for n in (phase, tries, most, wdt_ms, confirm_ms, left):
+        put_varint(out, n)
+    put_text(out, bundle_id)
+    put_varint(out, len(rolled))
+    for rec in rolled:
+        put_text(out, str(rec.get("version") or "?"))
+        put_text(out, str(rec.get("why") or "?"))
+        at = rec.get("at")
+        put_varint(out, at if type(at) is int and at > 0 else 0)
+        count = rec.get("count")
+        put_varint(out, count if type(count) is int and count > 0 else 0)
 
 
 def list_games(link, r):

@@ -1,36 +1,141 @@
-# The running version says it is healthy: called by startup.start once the UI
-# is up and the storage mounted (bootsel.py explains trial and rollback).
+# The running version proves itself healthy (bootsel.py has the trial and rollback rule).
 #
-#   rolled = health.confirm(vol)     # None, or the version that was rolled back
-#   health.feed()                    # the main loop, while a trial boot's watchdog runs
+#   health.begin(vol, clock)          # startup: what the pointer says of this boot; the rollback to tell once
+#   health.step(now, store)           # the main loop (runner.py), once a second: feeds the watchdog,
+#                                     # confirms the version, ends its probation
+#   health.report(vol)                # link INFO: the update state and the rollbacks
 #
-# vol: None on the device (the flash at /), the VfsLfs2 object in the
-# simulator. A device without a pointer (the app flat at /) has nothing to
-# confirm: one failed open, nothing written.
+# The rule: a version on trial confirms itself once its main loop has run
+# CONFIRM_MS in this boot, every step of it having read the keys, served
+# the link, drawn the display (runner.step does all three before it calls
+# step here) with the store mounted. A confirmed version stays on probation,
+# the watchdog still running, until its loop has run PROBATION_MS in one boot.
+# vol: None on the device (the flash at /), else a VfsLfs2 (tests).
 import bootsel
-from store.fsys import Disk
+from micropython import const
+
+CONFIRM_MS = 20000  # main-loop time that proves a new version (the watchdog's timeout is 60 s)
+PROBATION_MS = 600000  # ten minutes without a reset end the probation after an update
+
+_NONE = const(0)
+_TRIAL = const(1)
+_PROBATION = const(2)
+
+phase = _NONE  # of this boot, read once at begin()
+_vol = None
+_since = -1  # loop time when the phase's clock started (the first step)
 
 
-def confirm(vol=None):
-    """Ends a trial (the version stays) and takes the rollback note; the rolled-back version or None."""
+def begin(vol=None, clock=None):
+    """At start-up: the phase this boot runs in; the newest rollback not yet told, or None.
+
+    The record is marked told (and stamped with the time if the clock knows it)."""
+    global phase, _vol, _since
+    _vol = vol
+    _since = -1
     st = bootsel.read(vol)
+    phase = _NONE
+    if st is not None:
+        if st.get("tries") is not None:
+            phase = _TRIAL
+        elif st.get("crashes") is not None:
+            phase = _PROBATION
+    records = bootsel.rollbacks(vol)
+    if not records or records[0].get("shown"):
+        return None
+    now = clock.time() if clock is not None else 0
+    for rec in records:
+        if not rec.get("shown"):
+            rec["shown"] = True
+            if not rec.get("at"):
+                rec["at"] = now
+    try:
+        bootsel.write(vol, records, bootsel.ROLLED)
+    except OSError:
+        pass  # told again at the next boot
+    return records[0]
+
+
+def step(now, store):
+    """The main loop ran a step at `now` (ms): feed the watchdog, and move on in the rule."""
+    if bootsel.wdt is not None:
+        bootsel.wdt.feed()
+    if phase == _NONE:
+        return
+    if _since < 0:
+        if _mounted(store):
+            _start(now)
+        return
+    if now - _since >= (CONFIRM_MS if phase == _TRIAL else PROBATION_MS) and _mounted(store):
+        _advance(now)
+
+
+def _mounted(store):
+    # The store's file system answers (a statvfs: looked at twice a phase, not every step).
+    try:
+        store.disk.space()
+        return True
+    except OSError:
+        return False
+
+
+def _start(now):
+    global _since
+    _since = now
+
+
+def _advance(now):
+    # Trial -> probation (confirmed) -> none. A flash that refuses the pointer: the next boot tries again.
+    global phase
+    st = bootsel.read(_vol)
     if st is None:
-        return None
-    rolled = st.get("rolled")
-    if st.get("tries") is None and not rolled:
-        return None
-    trial = st.get("tries") is not None
-    st["tries"] = None
-    st["rolled"] = None
-    bootsel.write(vol, st)
-    if trial:  # a switch cut short before it cleared the stage: what is left there is done with
-        disk = Disk(vol, "")
-        for name, _ in disk.listdir("app/stage"):
-            disk.remove("app/stage/" + name)
-    return rolled
+        phase = _NONE
+        return
+    if phase == _TRIAL:
+        st["tries"] = None
+        st["crashes"] = 0
+    else:
+        st["crashes"] = None
+    try:
+        bootsel.write(_vol, st)
+    except OSError:
+        phase = _NONE
+        return
+    if phase == _TRIAL:
+        _clear_stage()
+        phase = _PROBATION
+        _start(now)
+    else:
+        phase = _NONE
+
+
+def _clear_stage():
+    # A switch cut short before it cleared the stage: what is left there is done with.
+    from store.fsys import Disk
+
+    disk = Disk(_vol, "")
+    for name, _ in disk.listdir("app/stage"):
+        disk.remove("app/stage/" + name)
+
+
+def left_ms(now):
+    """Main-loop time this boot still needs to confirm itself (0 unless on trial)."""
+    if phase != _TRIAL:
+        return 0
+    if _since < 0:
+        return CONFIRM_MS
+    return max(0, CONFIRM_MS - (now - _since))
+
+
+def report(vol, now):
+    """(phase, tries, TRIES, watchdog ms, CONFIRM_MS, left ms, bundle id, rollback records) for INFO."""
+    st = bootsel.read(vol) or {}
+    tries = st.get("tries") or 0
+    return (phase, tries if phase == _TRIAL else 0, bootsel.TRIES, bootsel.TRIAL_WDT_MS, CONFIRM_MS,
+            left_ms(now), st.get("id") or "", bootsel.rollbacks(vol))
 
 
 def feed():
-    """Keeps a trial boot's watchdog (bootsel.wdt) from resetting a version that confirmed itself."""
+    """Keeps the watchdog (bootsel.wdt) from resetting a version that runs (long waits outside the loop)."""
     if bootsel.wdt is not None:
         bootsel.wdt.feed()

@@ -117,6 +117,10 @@ class Stager:
 
     def _fresh_stage(self):
         self._clear_stage()
+        st = bootsel.read(self.fs)
+        if st is not None and st.get("prev") is not None:  # its slot is about to be written over:
+            st["prev"] = st["prev_version"] = st["prev_id"] = None  # no going back to it (bootsel.py)
+            bootsel.write(self.fs, st)
         self.disk.mkdir("app")
         self.disk.mkdir(_STAGE)
 

@@ -29,11 +29,18 @@ def switch(st):
         st._clear_stage()  # this bundle can never switch: forgotten, as one refused at the head
         raise
     version = m.version
-    state = {"slot": st.target, "prev": st.current, "version": version,
-             "prev_version": st.running_version, "tries": 0, "rolled": None}
+    running = bootsel.read(st.fs) or {}
+    state = {"slot": st.target, "prev": st.current, "version": version, "prev_version": st.running_version,
+             "id": _hex(st._id), "prev_id": running.get("id") or "", "tries": 0, "crashes": None}
     bootsel.write(st.fs, state)  # the switch: one rename
     st._clear_stage()
     return version
+
+
+def _hex(data):
+    from binascii import hexlify
+
+    return hexlify(data).decode() if data else ""
 
 
 def _copy(st, entry):

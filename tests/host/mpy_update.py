@@ -101,10 +101,30 @@ def mount(dev):
     return vfs.VfsLfs2(dev, mtime=False)
 
 
+class _Store:
+    """What update/health.py asks of the store: its disk (mounted: statvfs answers)."""
+
+    def __init__(self, vol):
+        self.disk = Disk(vol, "/data")
+
+
+def proven(vol):
+    """The app runs its main loop long enough to confirm itself (update/health.py's rule), then
+    through its probation; the rollback it tells on screen, if any."""
+    told = health.begin(vol)
+    store = _Store(vol)
+    now = 0
+    for _ in range(3):  # start the phase's clock, then trial -> probation -> none
+        health.step(now, store)
+        now += health.PROBATION_MS
+        health.step(now, store)
+    return told
+
+
 def running(vol):
     """Boot as bootsel does, and the app confirms: (folder, version) of what runs."""
     folder, trial = bootsel.choose(vol)
-    health.confirm(vol)
+    proven(vol)
     st = bootsel.read(vol)
     return folder, (st["version"] if st else None)
 
@@ -262,7 +282,7 @@ def case_rollback():
             break
         # the new version raises on import or hangs before startup confirms: no confirm(),
         # the watchdog resets the chip (the next boot)
-    note = health.confirm(vol)
+    note = proven(vol)
     after = bootsel.read(vol)
     folder, _ = bootsel.choose(vol)
     return {"boots": seen, "note": note, "pointer": after, "then": folder,

@@ -139,7 +139,7 @@ def test_the_pointer_names_slot_a_confirmed(s, tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     pointer = json.loads(out.read_text())
     assert pointer["slot"] == "a" and pointer["version"] == VERSION
-    assert pointer["tries"] is None and pointer["rolled"] is None
+    assert pointer["tries"] is None and pointer["crashes"] is None
 
 
 def test_the_games_in_data_are_untouched(s):

@@ -81,8 +81,10 @@ def test_update_switches_to_the_new_slot_and_keeps_the_games(setup):
     assert got["folder"] == "/app/b" and got["complete"]  # the old version's extra file is gone too
     assert got["games"]
     assert got["stage_left"] == []
-    assert got["pointer"] == {"slot": "b", "prev": "a", "version": "1.1.0", "prev_version": "1.0.0",
-                              "tries": None, "rolled": None}
+    pointer = dict(got["pointer"])
+    assert len(pointer.pop("id")) == 16  # the bundle's id, as INFO reports it
+    assert pointer == {"slot": "b", "prev": "a", "version": "1.1.0", "prev_version": "1.0.0", "prev_id": "",
+                       "tries": None, "crashes": None}  # confirmed, and through its probation
 
 
 def test_a_power_cut_at_every_flash_operation_of_an_update(setup):
@@ -120,8 +122,10 @@ def test_a_version_that_never_confirms_is_rolled_back(setup):
     tries = [b for b in got["boots"] if b[0] == "/app/b"]
     assert tries == [["/app/b", True]] * 3  # three boots on trial, no more
     assert got["boots"][-1] == ["/app/a", False]
-    assert got["note"] == "1.1.0"  # the old version says so once, at start-up
-    assert got["pointer"]["slot"] == "a" and got["pointer"]["tries"] is None and got["pointer"]["rolled"] is None
+    note = got["note"]  # the old version says so once, at start-up, from the record bootsel.py kept
+    assert (note["version"], note["why"], note["count"], note["shown"]) == ("1.1.0", "boots", 3, True)
+    assert got["pointer"]["slot"] == "a" and got["pointer"]["tries"] is None and got["pointer"]["crashes"] is None
+    assert got["pointer"]["prev"] is None  # the broken version is no way back
     assert got["then"] == "/app/a" and got["complete"] and got["games"]
 
 
