@@ -63,6 +63,8 @@ class SimDevice:
         self._err_thread = None
         self._tail = collections.deque(maxlen=30)
         self._tail_lock = threading.Lock()
+        self._cause = "power"  # what the next start follows (run.py --reset-cause): machine.reset_cause()
+        self._hold = None  # a key held through the next power-on (run.py --hold)
 
     # -- process --
 
@@ -85,8 +87,10 @@ class SimDevice:
         self._tail.clear()
         self.asleep = False
         self.watchdog = self._unfed = 0.0  # a chip starts without one
+        extra = ["--reset-cause", self._cause] + (["--hold", self._hold] if self._hold else [])
+        self._cause, self._hold = "power", None
         self._proc = subprocess.Popen(
-            self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            self.command + extra, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             encoding="utf-8", errors="replace", bufsize=1,
         )
         self._lines = queue.Queue()
@@ -105,10 +109,14 @@ class SimDevice:
             self.resets += 1
             self._note("tafel sim: watchdog reset %d" % self.resets)
         self._kill()
+        self._cause = "soft" if soft else "wdt"
 
-    def power_cut(self):
-        """Pull the plug at this instant (SIGKILL, no goodbye), then power on again with the same flash file."""
+    def power_cut(self, hold=None):
+        """Pull the plug at this instant (SIGKILL, no goodbye), then power on again with the same flash file.
+
+        hold: a key held down while it powers on (0: bootsel.py's recovery key; *: the self-test)."""
         self._kill()
+        self._hold = hold
         return self.start()
 
     def close(self):

@@ -14,16 +14,10 @@ import sys
 
 import board
 from clock import SimClock
-from drivers.events import EventQueue
-from runner import STEP_MS, Runner
+from runner import STEP_MS
 from sim import simmachine, simwdt
-from sim.flashdev import FlashDev
 from sim.halted import write_glass
 from sim.simpower import SimPower
-from startup import start
-from store.fsys import Disk
-from store.mount import mount
-from store.store import Store
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#",
         "CW", "CCW", "PUSH")
@@ -34,61 +28,68 @@ class Device:
     keys = KEYS  # what run.py passes on
 
     def __init__(self, profile_path, flash_path=None, epoch=0, flash=None, disk=None, hold=None,
-                 serial=None, device_id="sim", vol=None):
+                 serial=None, device_id="sim", vol=None, main=None, profile=None):
         """hold: a key held down while the device starts ("*": the self-test).
         serial: the USB serial's transport (link/transport.py, or a test's
         fake), served by the link as on the device; None: no serial.
-        vol: the flash's LittleFS, mounted already (run.py does, to boot an
-        application slot from it: update/stage.py); None: mounted here."""
-        self.profile = board.load_profile(profile_path)
+        vol: the flash's LittleFS, mounted already; "/" when it is the root
+        file system (run.py boots the flash's own application so: sim/flashboot.py);
+        None: mounted here. main: the firmware's main module, whose assemble()
+        builds the device (run.py hands in the slot's main.py); None: `import main`.
+        profile: the profile's dict, when it was read already (profile_path is then only its name)."""
+        self.profile = profile if profile is not None else board.load_profile(profile_path)
         self.serial = serial
         self.device_id = device_id
         self.link = None
-        if disk is None:  # the emulated flash chip with LittleFS on it
+        if disk is None and vol is None:  # the emulated flash chip with LittleFS on it
+            from sim.flashdev import FlashDev
+
             self.flash = flash if flash is not None else FlashDev(path=flash_path)
-        else:  # a Disk given by the caller (bench: the host file system, no flash image in the heap)
-            self.flash = None
+        else:  # mounted by the caller, or a Disk given (bench: the host file system, no flash image in the heap)
+            self.flash = flash
         self.disk = disk
         self.vol = vol
+        if main is None:
+            import main
+        self.main = main
         self.restart_pending = False  # a soft reboot asked for (Ctrl-D at the REPL): run.py restarts the
         # process; without run.py the next advance() boots the firmware again here
-        self.reset_pending = False  # machine.reset() asked for (after an update; run.py, the launcher)
         self.power = SimPower(self.profile)  # its RTC memory lasts as long as this Device
         self._boot(epoch, _log, hold)
         self.seen = self.chip.fingerprint()  # a checksum, not a copy: a colour glass is 65 KB
 
     def _boot(self, epoch, log, hold=None):
-        # Power-up or wake: all but the flash and the power's memory starts afresh.
+        # Power-up or wake: all but the flash and the power's memory starts afresh. The firmware's
+        # main.assemble() builds it all on the emulated machine, as main.run() does on the chip.
+        # The machine's reset() (after an update) only marks reset_pending: run.py ends the
+        # process and the launcher starts it again, as the chip starts with empty RAM;
+        # elsewhere (tests) the device runs on.
         self.machine = simmachine.from_profile(self.profile)
-        self.board = board.build(self.profile, self.machine)
-        disk = self.disk
-        if disk is None:
-            vol = self.vol
-            if vol is None:
-                vol, _ = mount(self.flash)
-            disk = Disk(vol, "/data")
+        vol = self.vol
+        if self.disk is None and vol is None:
+            from store.mount import mount
+
+            vol, _ = mount(self.flash)
+            self.vol = vol
         self.clock = SimClock(epoch)
         if hold is not None:
             self.machine.matrix.press(hold)
-        self.app = start(self.board.display, Store(disk), self.clock, True, log, self.power,
-                         self.board.keypad)
+        self.runner = self.main.assemble(self.machine, self.profile, self.clock, self._power, self.serial,
+                                         self.device_id, None if vol == "/" else vol, True, log, self.disk)
         if hold is not None:
             self.machine.matrix.release(hold)
-        self.app.wlan = lambda: board.wlan(self.machine)  # the laptop's network (sim/simnet.py)
-        self.app.restart = self._restart  # after an update over Wi-Fi
-        if self.serial is not None:  # a reboot ends a session, as on the device; the cable stays
-            from link.link import Link
-
-            self.link = Link(self.serial, self.app, self.device_id, log)
-            self.link.restart = self._restart
-        self.runner = Runner(self.app, self.board, EventQueue(), self.link)
+        self.app = self.runner.app
+        self.link = self.runner.link  # a reboot ends a session, as on the device; the cable stays
+        self.board = self.runner.board
         self.chip = self.machine.display
 
-    def _restart(self):
-        # machine.reset() after an update's switch: the new version runs from the next boot.
-        # run.py ends the process and the launcher starts it again, as the chip starts
-        # with empty RAM; elsewhere (tests) the device runs on.
-        self.reset_pending = True
+    def _power(self, hw):
+        return self.power  # its RTC memory lasts through the deep sleeps
+
+    @property
+    def reset_pending(self):
+        """machine.reset() was asked for (after an update; run.py, the launcher, restart the process)."""
+        return self.machine.reset_asked
 
     @property
     def asleep(self):

@@ -21,12 +21,10 @@ sys.path.insert(0, _FIRMWARE)
 from binascii import unhexlify  # noqa: E402
 
 import bootsel  # noqa: E402
+from sim.flashboot import put_boot_files  # noqa: E402
 from sim.flashdev import FlashDev  # noqa: E402
 from store.mount import mount  # noqa: E402
 from update.stage import Stager  # noqa: E402
-
-BOOT_FILES = ("bootsel.py", "boot.py")  # boot.py last: until it is there nothing chooses a slot
-
 
 def main(argv):
     opts = {"--flash": None, "--pub": None}
@@ -43,8 +41,7 @@ def main(argv):
         raise SystemExit("usage: micropython -X heapsize=8M install.py --flash PATH --pub HEX BUNDLE")
     dev = FlashDev(path=opts["--flash"])
     vol, _ = mount(dev)
-    for name in BOOT_FILES:
-        _put(vol, name, _FIRMWARE + "/" + name)
+    put_boot_files(vol, _FIRMWARE)
     st = Stager(vol, [unhexlify(opts["--pub"])], running_version=None, mpy=None)
     with open(rest[0], "rb") as f:
         st.feed(f)
@@ -55,15 +52,6 @@ def main(argv):
     vol.umount() if hasattr(vol, "umount") else None
     dev.close()
     print(version)
-
-
-def _put(vol, name, source):
-    # Write-new-then-rename, as everything on this flash changes.
-    with open(source, "rb") as f:
-        data = f.read()
-    with vol.open(name + ".new", "wb") as out:
-        out.write(data)
-    vol.rename(name + ".new", name)
 
 
 main(sys.argv)

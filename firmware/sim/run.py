@@ -2,7 +2,19 @@
 #
 #   micropython firmware/sim/run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS]
 #       [--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID] [--serial-session FILE]]
-#       [--heap-growth N [--heap-watch 1]] [--app DIR]
+#       [--heap-growth N [--heap-watch 1]] [--app DIR] [--reset-cause power|wdt|soft|deepsleep]
+#       [--hold KEY] [--confirm-ms MS]
+#
+# What boots: a flash holding an installed application (/app/current) boots
+# exactly what it holds (sim/flashboot.py): the flash becomes /, its own
+# boot.py and bootsel.py choose the slot, the slot's main.py builds the
+# device; nothing of the application comes from this checkout. Any other
+# flash (blank, or the development layout) runs this checkout's application
+# flat, and gets this checkout's boot files at its root as a first install
+# would put them. --reset-cause is what machine.reset_cause() says (the
+# launcher passes wdt after a watchdog reset: bootsel.py counts a crash on
+# probation); --hold KEY is held down through the power-on (0: bootsel.py's
+# recovery key); --confirm-ms shortens update/health.py's rule for tests.
 #
 # The heap: in the image's own 32-bit build (firmware/port/unix/build.sh frozen)
 # the application is frozen in as on the ESP32, the launcher starts this with the
@@ -30,9 +42,9 @@
 # and "fed", between the replies, for the launcher to notice a device that
 # hangs. When it fires, the reply is "reset watchdog" and the process ends
 # with status simwdt.RESET_EXIT: the launcher starts it again from boot. A
-# firmware that raises while it starts leaves a halted device (sim/halted.py:
-# MicroPython's REPL) that answers the same commands until the watchdog, if
-# one runs, resets it. machine.reset() (after an update's switch) and a soft
+# firmware that raises while it starts, or whose main loop raises, leaves a
+# halted device (sim/halted.py: MicroPython's REPL, answering on the serial)
+# that answers the same commands until the watchdog, if one runs, resets it. machine.reset() (after an update's switch) and a soft
 # reboot (Ctrl-D at the REPL) start the firmware again too: the reply is "reset
 # soft", the same exit status, and the launcher starts the process again, so
 # the new version (or the slot a first install wrote) boots in a heap as empty
@@ -82,7 +94,7 @@ else:  # the application and the simulator from this checkout, compiled as they 
     sys.path.insert(0, _FIRMWARE + "/../lib")
     sys.path.insert(0, _FIRMWARE)
 
-_HOST_PATH = list(sys.path)  # the simulator's own modules (sim/) and, for a flat flash, the app
+_HOST_PATH = list(sys.path)  # the simulator's own modules (sim/) and, for a development flash, the app
 
 
 def _say(line):
@@ -90,80 +102,41 @@ def _say(line):
     sys.stdout.write(line + "\n")
 
 
-def boot_slot(flash_path):
-    """(FileFlash, volume or None): the flash, and its application slot on sys.path if it has one.
-
-    A flash with /app/current (a first install by sim/install.py, then
-    updates) runs the application from its slot, as boot.py and bootsel.py
-    choose it on the device: the modules, the trust store, the version are
-    the slot's; only sim/ comes from this checkout. A flash without one runs
-    the flat layout: the application frozen into the device build, else this
-    checkout's (or --app's). On the device build a slot is laid over the
-    frozen application as bootsel.lay_over does on the chip."""
+def _flash(flash_path):
+    """(FileFlash, its LittleFS or None when it does not mount: blank or damaged)."""
     import vfs
 
     from sim.fileflash import FileFlash
 
     dev = FileFlash(flash_path)  # in its file only: the device's heap holds no copy of the flash
     try:
-        vol = vfs.VfsLfs2(dev)
+        return dev, vfs.VfsLfs2(dev)
     except OSError:
-        return dev, None  # blank: the store formats it, the app is this checkout's
-    return dev, _choose(vol)
+        return dev, None  # the store formats a blank one; the app is this checkout's
 
 
-def _choose(vol):
-    import bootsel
+def _absolute(path):
+    import os
 
-    folder, trial = bootsel.choose(vol)
-    if trial:
-        from sim import simwdt
-
-        bootsel.watch(simwdt)  # simwdt stands in for machine: WDT(timeout=...)
-    if not folder:
-        sys.path[:] = _HOST_PATH
-        return vol
-    try:
-        import vfs
-
-        vfs.mount(vol, "/flash")
-    except OSError:
-        pass  # mounted already
-    if FROZEN:  # as bootsel.lay_over on the device: the slot's modules over the frozen ones
-        import overlay
-
-        sys.path[:] = _HOST_PATH
-        overlay.install("/flash" + folder)
-    else:
-        sys.path[:] = ["/flash" + folder, "/flash" + folder + "/lib"] + _HOST_PATH
-    return vol
+    return path if path.startswith("/") else os.getcwd().rstrip("/") + "/" + path
 
 
-def _device(profile_path, dev, vol, serial, device_id, epoch=0):
-    from sim.device import Device
-
-    new = Device(profile_path, epoch=epoch, flash=dev, serial=serial, device_id=device_id, vol=vol)
-    new.profile_path = profile_path
-    if serial is not None:
-        serial.device = new
-    return new
-
-
-def _halt(err, profile_path, serial, device_id):
-    # The firmware raised while it started: what MicroPython does with an exception out of
-    # main.py (a hang there is the launcher's to notice).
+def _halt(err, profile, serial, device_id, chip=None):
+    # No application runs: it raised while it started (what MicroPython does with an exception
+    # out of main.py; a hang there is the launcher's to notice), or none was there to start.
     from sim.halted import Halted
 
-    if serial is not None:
-        serial.device = None  # no Ctrl-C to take: the REPL has the port already
-    return Halted(profile_path, serial, err, device_id)
+    return Halted(profile, serial, err, device_id, chip)
 
 
 watch = None  # a HeapWatch with --heap-watch
 
 
-def serve(device, inp, out):
-    """Answer the launcher's commands until it quits (or the device resets: the process ends)."""
+def serve(device, inp, out, halt=None):
+    """Answer the launcher's commands until it quits (or the device resets: the process ends).
+
+    halt(err): what the device becomes when an exception escapes its firmware (main.py ends in
+    MicroPython's REPL, the watchdog still counting); None: report it and go on."""
     from sim import simwdt
 
     try:
@@ -195,10 +168,12 @@ def serve(device, inp, out):
                 sys.stderr.write("watchdog reset: %s\n" % err)
                 out.write("reset watchdog\n")
                 sys.exit(simwdt.RESET_EXIT)
-            except Exception as err:  # report, keep serving: the launcher decides
+            except Exception as err:  # out of the firmware's main loop: main.py ends, as on the chip
                 sys.print_exception(err, sys.stderr)
-                out.write("error %s\n" % err)
-                continue
+                if halt is None or device.app is None:
+                    out.write("error %s\n" % err)
+                    continue
+                device = halt(err, device)
             if device.reset_pending or device.restart_pending:  # machine.reset(), or Ctrl-D at the REPL:
                 out.write("reset soft\n")  # the reply says so and the launcher starts this again
                 sys.exit(simwdt.RESET_EXIT)
@@ -209,14 +184,17 @@ def serve(device, inp, out):
             watch.say()
 
 
-_USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS] [--heap-growth N [--heap-watch 1]] [--app DIR] "
+_USAGE = ("usage: run.py --flash PATH --board PROFILE.json [--epoch S] [--trial-wdt-ms MS] [--heap-growth N [--heap-watch 1]] "
+          "[--app DIR] [--reset-cause power|wdt|soft|deepsleep] [--hold KEY] [--confirm-ms MS] "
           "[--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID] [--serial-session FILE]]")
+CAUSES = {"power": 1, "hard": 2, "wdt": 3, "deepsleep": 4, "soft": 5}  # machine.reset_cause(), as the ESP32's
 
 
 def _args(argv):
     opts = {"--flash": None, "--board": None, "--epoch": "0", "--serial-in": None, "--serial-out": None,
             "--baud": "115200", "--device-id": None, "--trial-wdt-ms": None, "--serial-session": None,
-            "--heap-growth": None, "--heap-watch": None, "--app": None}
+            "--heap-growth": None, "--heap-watch": None, "--app": None, "--reset-cause": "power", "--hold": None,
+            "--confirm-ms": None}
     i = 1
     while i < len(argv):
         if argv[i] in opts and i + 1 < len(argv):
@@ -224,28 +202,36 @@ def _args(argv):
             i += 2
         else:
             raise SystemExit(_USAGE)
-    if not opts["--flash"] or not opts["--board"]:
+    if not opts["--flash"] or not opts["--board"] or opts["--reset-cause"] not in CAUSES:
         raise SystemExit(_USAGE)
     return opts
 
 
-def _serial(opts):
-    if not opts["--serial-in"] or not opts["--serial-out"]:
-        return None, "sim"
+def _wires(opts):
+    """The launcher's two FIFOs, opened now (before the flash may become /), or None; the device id."""
     import binascii
 
-    from link.transport import StreamTransport
-    from sim.simusb import SimUSB
-
-    inp = open(opts["--serial-in"], "rb")
-    out = open(opts["--serial-out"], "wb")
     device_id = opts["--device-id"]
     if not device_id:  # the same flash image, the same device
         device_id = "sim-%08x" % (binascii.crc32(opts["--flash"].encode()) & 0xFFFFFFFF)
-    # SimUSB: Ctrl-C outside a session stops the firmware and a REPL answers (mpremote works)
-    # --serial-session: where to say that a link session began or ended (the launcher's ring, sim_serial.py)
-    return SimUSB(StreamTransport(inp, out, int(opts["--baud"]) // 10, kbd=False),
-                  session_file=opts["--serial-session"]), device_id
+    if not opts["--serial-in"] or not opts["--serial-out"]:
+        return None, "sim"
+    from sim.simusb import SimUSB  # noqa: F401  (imported before the flash may become /)
+
+    session = opts["--serial-session"]
+    return (open(opts["--serial-in"], "rb"), open(opts["--serial-out"], "wb"),
+            open(session, "wb") if session else None), device_id
+
+
+def _serial(opts, wires):
+    # SimUSB: Ctrl-C outside a session stops the firmware and a REPL answers (mpremote works);
+    # --serial-session: where to say that a link session began or ended (the launcher's ring, sim_serial.py).
+    # The link's transport is the application's (main.run() makes the same on the chip).
+    from link.transport import StreamTransport
+    from sim.simusb import SimUSB
+
+    inp, out, session = wires
+    return SimUSB(StreamTransport(inp, out, int(opts["--baud"]) // 10, kbd=False), session_file=session)
 
 
 def main():
@@ -258,25 +244,70 @@ def main():
         share = simheap.grant_sim_share(opts["--board"], growth, _START_ALLOC)
         if opts["--heap-watch"] is not None:
             watch = simheap.HeapWatch(share, growth)
-    import bootsel
-    from sim import simwdt
+    import json
+
+    from sim import flashboot, simmachine, simwdt
 
     simwdt.beat = _say
-    if opts["--trial-wdt-ms"]:
-        bootsel.TRIAL_WDT_MS = int(opts["--trial-wdt-ms"])
-    dev, vol = boot_slot(opts["--flash"])
-    serve(_power_on(opts, dev, vol), sys.stdin, sys.stdout)
-
-
-def _power_on(opts, dev, vol):
-    serial, device_id = None, "sim"
-    try:
-        serial, device_id = _serial(opts)  # its transport is the application's code too
-        device = _device(opts["--board"], dev, vol, serial, device_id, int(opts["--epoch"]))
-    except Exception as err:
-        device = _halt(err, opts["--board"], serial, device_id)
+    with open(opts["--board"], "rb") as f:
+        profile_bytes = f.read()
+    profile = json.loads(profile_bytes)
+    machine = simmachine.from_profile(profile)
+    machine.cause = CAUSES[opts["--reset-cause"]]
+    simmachine.premade = machine  # the Device takes this very machine
+    hold = opts["--hold"]
+    if hold:  # held while the chip powers on: bootsel.py looks at it, so does the app's start
+        machine.matrix.press(hold)
+    wires, device_id = _wires(opts)
+    dev, vol = _flash(opts["--flash"])
+    main_module = err = None
+    flash_boot = vol is not None and flashboot.installed(vol)
+    if flash_boot:  # an installed application: exactly what the flash holds boots
+        trial_ms = int(opts["--trial-wdt-ms"]) if opts["--trial-wdt-ms"] else None
+        main_module, err = flashboot.boot(vol, machine, _absolute(_HERE), profile_bytes, trial_ms)
+        vol = "/"
+    else:  # a development flash: this checkout's application, flat (nothing chooses a slot)
+        sys.path[:] = _HOST_PATH
+        if vol is not None:
+            flashboot.give_boot_files(vol, _absolute(_FIRMWARE))
+    device = None
+    serial = None
+    if err is None and (main_module is not None or not flash_boot):
+        try:
+            serial = _serial(opts, wires) if wires else None
+            device = _device(opts, profile, dev, vol, serial, device_id, main_module, hold)
+        except Exception as e:  # noqa: what an exception out of main.py is on the chip: the REPL
+            err = e
+    if device is None:
+        device = _halt(err, profile, serial or _raw_serial(wires), device_id)
+    if hold:
+        machine.matrix.release(hold)
     print("ready %d %d %s" % (device.chip.width, device.chip.height, device.board.name))
+    if opts["--confirm-ms"]:  # tests: the health rule's time, shortened (the rule the same)
+        health = sys.modules.get("update.health")
+        if health is not None:
+            health.CONFIRM_MS = int(opts["--confirm-ms"])
+    serve(device, sys.stdin, sys.stdout, lambda err, dev: _halt(err, profile, serial, device_id, dev.chip))
+
+
+def _device(opts, profile, dev, vol, serial, device_id, main_module, hold):
+    from sim.device import Device
+
+    device = Device(opts["--board"], epoch=int(opts["--epoch"]), flash=dev, serial=serial, device_id=device_id,
+                    vol=vol, main=main_module, profile=profile)
+    if serial is not None:
+        serial.device = device
     return device
+
+
+def _raw_serial(wires):
+    # The REPL's own serial when the application's transport could not be had (sim/simusb.py).
+    if not wires:
+        return None
+    from sim.simusb import RawPort, SimUSB
+
+    inp, out, session = wires
+    return SimUSB(RawPort(inp, out), session_file=session)
 
 
 main()

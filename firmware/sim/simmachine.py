@@ -20,6 +20,7 @@
 # reset line, a backlight) register with listen(gpio, callback).
 import machine
 
+from sim import simwdt
 from sim.simi2c import SimI2C
 from sim.simparts import Knob, Matrix
 from sim.simspi import SimPWM, SimSPI
@@ -117,7 +118,14 @@ class SimPin(machine.PinBase):
 
 
 class Machine:
-    """A machine-like object: Pin, I2C, SPI, PWM, sleep_ms, and the parts on the simulated board."""
+    """A machine-like object: Pin, I2C, SPI, PWM, WDT, sleep_ms, reset, reset_cause, and the parts
+    on the simulated board. run.py hands it to the firmware as the `machine` module."""
+
+    # machine.reset_cause() values as the ESP32 port has them
+    PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
+    WDT = simwdt.WDT  # the chip's one watchdog
+    cause = 1  # what the last reset was (run.py --reset-cause): PWRON_RESET unless told
+    reset_asked = False  # reset() was called: run.py ends the process, the launcher starts it again
 
     def __init__(self, strict=True):
         self.strict = strict
@@ -163,6 +171,16 @@ class Machine:
 
     def sleep_ms(self, ms):
         self.elapsed_ms += ms
+
+    def reset(self):
+        """machine.reset(): on the chip it never returns; here the device stops at its next step."""
+        self.reset_asked = True
+
+    def reset_cause(self):
+        return self.cause
+
+    def unique_id(self):
+        return b"\x24\x0a\xc4\x00\x51\xe7"
 
     def WLAN(self, interface=None):
         """The Wi-Fi station (board.wlan): the laptop's network, see sim/simnet.py."""

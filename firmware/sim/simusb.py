@@ -32,7 +32,9 @@ class SimUSB:
 
     def __init__(self, port, device=None, session_file=None):
         self.port = port
-        self.session_file = session_file  # "1"/"0" for the launcher: only the app's reading may overflow the ring
+        # "1"/"0" for the launcher: only the app's reading may overflow the ring. Opened once: the
+        # flash may be mounted at / later (sim/flashboot.py), where this path would not be the host's.
+        self.session_file = open(session_file, "wb") if type(session_file) is str else session_file
         self.device = device  # sim.device.Device, set once it exists
         self.window = port.window
         self.chunk = port.chunk
@@ -44,9 +46,11 @@ class SimUSB:
     def guard(self, on):
         self.session = on
         self.port.guard(on)
-        if self.session_file:
-            with open(self.session_file, "wb") as f:
-                f.write(b"1" if on else b"0")
+        f = self.session_file
+        if f is not None:
+            f.seek(0)
+            f.write(b"1" if on else b"0")
+            f.flush()
 
     def write(self, data):
         self.port.write(data)
@@ -64,10 +68,40 @@ class SimUSB:
         return n
 
 
+class RawPort:
+    """The serial's bytes as they come, for the REPL alone (when no application transport could be had)."""
+
+    window = chunk = rate = 0
+
+    def __init__(self, inp, out):
+        import select
+
+        self.inp = inp
+        self.out = out
+        self.poll = select.poll()
+        self.poll.register(inp, select.POLLIN)
+
+    def readinto(self, buf):
+        n = 0
+        one = memoryview(buf)
+        while n < len(buf) and self.poll.poll(0):  # a byte poll announced is there already
+            if not self.inp.readinto(one[n:n + 1]):
+                break
+            n += 1
+        return n
+
+    def write(self, data):
+        self.out.write(data)
+
+    def guard(self, on):
+        pass
+
+
 class Repl:
     """Stands in for the device's Runner while the firmware is stopped."""
 
-    def __init__(self, usb, device, pending=b""):
+    def __init__(self, usb, device, pending=b"", greeting=None):
+        """greeting: what the REPL says first (default: the KeyboardInterrupt that stopped main.py)."""
         self.usb = usb
         self.device = device
         self.runner = device.runner
@@ -80,8 +114,10 @@ class Repl:
         self.cwd = None
         self._mount()
         self.reset_names()
-        self.out(b"Traceback (most recent call last):\r\n  File \"main.py\", in <module>\r\n"
-                 b"KeyboardInterrupt: \r\n" + BANNER + b">>> ")
+        if greeting is None:
+            greeting = (b"Traceback (most recent call last):\r\n  File \"main.py\", in <module>\r\n"
+                        b"KeyboardInterrupt: \r\n" + BANNER + b">>> ")
+        self.out(greeting)
 
     def out(self, data):
         self.usb.write(data)
@@ -195,8 +231,9 @@ class Repl:
         device.restart_pending = True
 
     def _mount(self):
-        vol = getattr(self.device.app.store.disk, "vol", None)
-        if vol is None:
+        app = self.device.app
+        vol = getattr(app.store.disk, "vol", None) if app is not None else None
+        if vol is None:  # the flash is the root file system already (sim/flashboot.py), or none is known
             return
         self.cwd = os.getcwd()
         try:

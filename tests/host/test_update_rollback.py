@@ -1,36 +1,80 @@
-# A broken new version rolls back by itself, end to end in the simulator: version N installed
-# (sim/install.py), a game played, then `tafel update` over the pseudo-terminal to N+1 built to
-# raise on import or to hang before it confirms itself. Nothing else is done: the simulated
-# watchdog (sim/simwdt.py; its trial timeout shortened to TRIAL_WDT_MS, the mechanism the same)
-# resets each trial boot, bootsel.py counts them, and after 3 the device is back on N by itself:
-# its screen says the update was rolled back, `tafel info` reports N, the game is as it was, and a
-# good N+2 still updates.
-import functools
+# Broken versions roll back by themselves, end to end in the simulator, over USB and over Wi-Fi.
+#
+# Version N is installed (sim/install.py) and a game played; the flash image is kept and each
+# case starts from a copy. The simulated device boots exactly what its flash holds
+# (sim/flashboot.py), follows real time, and its USB serial is a pseudo-terminal. A broken N+1
+# is sent by `tafel update` (USB) or fetched from `tafel serve-update` through Settings > Update
+# (Wi-Fi); nothing else is done. The simulated watchdog (sim/simwdt.py; its trial timeout
+# shortened to TRIAL_WDT_MS and the health rule's time to CONFIRM_MS, the mechanism the same)
+# resets every boot that does not prove itself, bootsel.py counts them, and the device comes back
+# on N: its screen says so once, `tafel info` reports N and the rollback with its reason, the game
+# is as it was, `tafel update` said "rolled back" with exit 1, and sending the same version again
+# is refused unless --force. The cases run a few at a time (each its own device and serial).
+import os
+import re
 import shutil
 import subprocess
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from simlink import ROOT
-from tafel_host import bundle_build, keys, update_client
-from tafel_host.cli import main
-from tafel_host.link_client import Link
+from simlink import ROOT, tafel
+from simupdate import GAME, install
+from tafel_host import bundle_build, keys, serve_update
 from tafel_host.sim import (DEFAULT_BOARD, auto_command, find_board, find_micropython, find_run_py,
                             follow_real_time, parse_script, run_script)
 from tafel_host.sim_device import SimDevice
 from tafel_host.sim_serial import SimSerial
-from simupdate import GAME, install
 
 TRIAL_WDT_MS = 2500  # the device's 60 s, shortened: a start under load must still feed in time
-BACK_WAIT = 1.0  # seconds tafel update waits for the new version to answer (it never will)
+CONFIRM_MS = 3000  # update/health.py's 20 s of main loop, shortened
 ROLLED = "Update zurückgen"  # the old version's note, "Update zurückgenommen", as the 16 columns show it
 N, GOOD = "0.8.0", "0.10.0"
-# Broken builds: (version, source file, what is done to it)
-RAISES = ("0.9.0", "firmware/ui/app.py", lambda text: text + "\nfrom ui.missing import Screen  # left out of the build\n")
-HANGS = ("0.9.1", "firmware/startup.py",
-         lambda text: text.replace('    notes = store.boot()\n', '    while True:  # stuck before the UI is up\n        pass\n'
-                                   '    notes = store.boot()\n'))
+WORKERS = 3  # cases at a time: each mostly waits for its watchdog in real time
+
+
+def _after_imports(text, line):
+    """Insert `line` after the module's last top-level import."""
+    lines = text.split("\n")
+    last = max(i for i, row in enumerate(lines) if row.startswith(("import ", "from ")))
+    return "\n".join(lines[:last + 1] + [line] + lines[last + 1:])
+
+
+def _raises(what):
+    return lambda text: _after_imports(text, "raise RuntimeError(%r)  # broken on purpose" % what)
+
+
+def _in_step(code):
+    # runner.step: once the loop has run `now` ms since the boot, do `code` (raise, or hang).
+    return lambda text: text.replace("        queue = self.queue\n",
+                                     "        queue = self.queue\n        if now > %s\n" % code, 1)
+
+
+# (name, version, source file, change, why the device gives it up)
+BROKEN = [
+    ("main.py raises on import", "0.9.1", "firmware/main.py", _raises("main.py"), "boots"),
+    ("the link raises on import", "0.9.2", "firmware/link/link.py", _raises("link"), "boots"),
+    ("the runner raises on import", "0.9.3", "firmware/runner.py", _raises("runner"), "boots"),
+    ("the UI raises on import", "0.9.4", "firmware/ui/app.py", _raises("ui"), "boots"),
+    ("the first screen raises on import", "0.9.5", "firmware/ui/standings.py", _raises("standings"), "boots"),
+    ("a module the build left out", "0.9.6", "firmware/startup.py",
+     lambda text: _after_imports(text, "from ui import left_out  # noqa: no such file in the bundle"), "boots"),
+    ("the main loop raises after it ran", "0.9.7", "firmware/runner.py",
+     _in_step("1500: raise RuntimeError('the loop')"), "boots"),
+    ("a hang before the first screen", "0.9.8", "firmware/startup.py",
+     lambda text: text.replace("    notes = store.boot()\n", "    while True:\n        pass\n    notes = store.boot()\n", 1),
+     "boots"),
+    ("a hang after the first screen", "0.9.9", "firmware/runner.py", _in_step("1500:\n            while True:\n                pass"),
+     "boots"),
+    ("a crash soon after it confirmed", "0.9.10", "firmware/runner.py",
+     _in_step("%d: raise RuntimeError('on probation')" % (CONFIRM_MS + 3000)), "crashes"),
+]
+
+
+# ROLLBACK_CASES=1,7 runs only those cases of BROKEN (1-based), when a case is being worked on.
+if os.environ.get("ROLLBACK_CASES"):
+    BROKEN = [BROKEN[int(i) - 1] for i in os.environ["ROLLBACK_CASES"].split(",")]
 
 
 class Setup:
@@ -48,8 +92,19 @@ def setup(tmp_path_factory):
     s.key = keys.load_private(s.key_path)
     s.mpy_cross = bundle_build.find_mpy_cross()
     s.bundles = {N: bundle(s, N), GOOD: bundle(s, GOOD)}
-    for version, path, change in (RAISES, HANGS):
+    for _, version, path, change, _ in BROKEN:
         s.bundles[version] = bundle(s, version, path, change)
+    # N installed and a game played on it: every case starts from a copy of this flash
+    s.flash = s.dir / "played.img"
+    install(s, s.flash, N)
+    live = Live(s.flash)
+    try:
+        live.play(GAME)
+        live.run()
+        s.games = games(live.port)
+    finally:
+        live.close()
+    assert len(s.games) == 1 and s.games[0]["rounds"] == 1
     return s
 
 
@@ -61,7 +116,7 @@ def bundle(s, version, broken=None, change=None):
     if broken:
         target = root / broken
         changed = change(target.read_text())
-        assert changed != target.read_text()
+        assert changed != target.read_text(), broken
         target.write_text(changed)
     files, mpy = bundle_build.compile_tree(s.mpy_cross, root, version, s.store)
     path = s.dir / ("tafel-%s.bundle" % version)
@@ -76,9 +131,12 @@ class Live:
     def __init__(self, flash):
         self.serial = SimSerial()
         command = auto_command(find_run_py(), flash, find_board(DEFAULT_BOARD))
-        self.device = SimDevice(command + self.serial.device_args() + ["--trial-wdt-ms", str(TRIAL_WDT_MS)])
+        self.device = SimDevice(command + self.serial.device_args()
+                                + ["--trial-wdt-ms", str(TRIAL_WDT_MS), "--confirm-ms", str(CONFIRM_MS)],
+                                log=open(str(flash) + ".log", "w"))
         self.port = self.serial.path
-        self.boots = []  # (resets so far, the screen's text rows) of each boot
+        self.boots = []  # (watchdog resets so far, the screen's text rows) of each boot looked at
+        self.seen = 0  # the device's starts when it was last looked at
         self.booted = threading.Condition()
         self.stop = threading.Event()
         self.thread = None
@@ -93,9 +151,11 @@ class Live:
         self.thread.start()
 
     def _look(self):
-        if len(self.boots) < self.device.starts:  # a boot since the last look: its first screen
+        if self.seen < self.device.starts:  # a boot since the last look: its first screen
+            text = self.device.snap().text  # (a hung boot is reset inside: the screen is the next one's)
+            self.seen = self.device.starts
             with self.booted:
-                self.boots.append((self.device.resets, self.device.snap().text))
+                self.boots.append((self.device.resets, text))
                 self.booted.notify_all()
 
     def wait_for_boot(self, check, timeout):
@@ -107,16 +167,25 @@ class Live:
         if self.thread is not None:
             self.thread.join(30)
         self.device.close()
+        self.device.log.close()
         self.serial.close()
 
 
 def games(port):
+    from tafel_host.link_client import Link
+
     link = Link.open(port)
     try:
         return link.games()
     finally:
         link.bye()
         link.close()
+
+
+def cli(*args, timeout=300):
+    """`tafel ARGS` in its own process (cases run side by side): (exit code, stdout + stderr)."""
+    done = subprocess.run(tafel(*args), capture_output=True, text=True, timeout=timeout)
+    return done.returncode, done.stdout + done.stderr
 
 
 def boot_files(flash):
@@ -132,37 +201,98 @@ def boot_files(flash):
     return done.stdout.split("\x00")[:2]
 
 
-def rolls_back(setup, broken, flash, monkeypatch, capsys):
-    install(setup, flash, N)
+def fetch_over_wifi(live, server_port):
+    # Settings > WLAN (any network, the server's address), then Settings > Update and # to fetch.
+    address = " ".join("127A0A0A1B%d" % server_port)
+    live.play("* C C # C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # # %s # D # wait:500 #" % address)
+
+
+def rolls_back(s, case, transport):
+    """One case: the broken version sent, rolled back by the device itself; what was seen."""
+    name, version, _, _, why = case
+    flash = s.dir / ("%s-%s.img" % (transport, version))
+    shutil.copy(s.flash, flash)
     live = Live(flash)
+    server = None
+    seen = {}
     try:
-        live.play(GAME)
-        live.run()
-        before = games(live.port)
-        assert len(before) == 1 and before[0]["rounds"] == 1
-        # The new version never answers: tafel update gives up waiting for it sooner than its 20 s.
-        monkeypatch.setattr(update_client, "back_again", functools.partial(update_client.back_again, timeout=BACK_WAIT))
-        assert main(["update", "--port", live.port, str(setup.bundles[broken])]) == 0
-        assert "staged and checked %s" % broken in capsys.readouterr().out
-        # Three trial boots of the broken version, each ended by the watchdog; then N, saying so.
-        live.wait_for_boot(lambda resets, text: ROLLED in "\n".join(text), timeout=60)
-        assert [resets for resets, text in live.boots if ROLLED in "\n".join(text)] == [3]
-        assert main(["info", "--port", live.port]) == 0
-        assert "firmware %s" % N in capsys.readouterr().out
-        assert games(live.port) == before
-        assert main(["update", "--port", live.port, str(setup.bundles[GOOD])]) == 0
-        assert "the device restarted and runs %s" % GOOD in capsys.readouterr().out
-        assert games(live.port) == before
-        assert live.device.resets == 3  # the good version confirmed itself and feeds its watchdog
+        if transport == "usb":
+            live.run()
+            seen["update"] = cli("update", "--port", live.port, s.bundles[version])
+        else:  # the keys first, then the device follows real time while it fetches and restarts
+            offer = serve_update.check(s.bundles[version], [s.public])
+            server = serve_update.Server(offer, "127.0.0.1", 0, discovery_port=0, log=lambda text: None).start()
+            fetch_over_wifi(live, server.port)
+            live.run()
+        # N comes back by itself and says so once, on the first boot after the rollback
+        live.wait_for_boot(lambda resets, text: ROLLED in "\n".join(text), timeout=120)
+        seen["notes"] = sum(ROLLED in "\n".join(text) for _, text in live.boots)
+        seen["info"] = cli("info", "--port", live.port)
+        seen["games"] = games(live.port)
+        if transport == "usb":  # the version that rolled back is not sent again, unless asked to
+            seen["again"] = cli("update", "--port", live.port, s.bundles[version])
     finally:
         live.close()
-    # three updates and a rollback later, the boot files are still the ones installed first
-    assert boot_files(flash) == [(ROOT / "firmware" / name).read_text() for name in ("boot.py", "bootsel.py")]
+        if server is not None:
+            server.stop()
+    seen["boot_files"] = boot_files(flash)
+    return name, version, why, seen
 
 
-def test_a_version_that_raises_on_import_rolls_back_by_itself(setup, monkeypatch, capsys):
-    rolls_back(setup, RAISES[0], setup.dir / "flash-raises.img", monkeypatch, capsys)
+@pytest.mark.parametrize("transport", ["usb", "wifi"])
+def test_every_broken_version_rolls_back_by_itself(setup, transport):
+    with ThreadPoolExecutor(WORKERS) as pool:
+        results = list(pool.map(lambda case: rolls_back(setup, case, transport), BROKEN))
+    installed = [(ROOT / "firmware" / name).read_text() for name in ("boot.py", "bootsel.py")]
+    for name, version, why, seen in results:
+        code, info = seen["info"]
+        assert code == 0 and "firmware %s" % N in info, (name, info)
+        assert re.search(r"rollback +%s .*" % re.escape(version), info), (name, info)
+        assert {"boots": "never confirmed", "crashes": "crashed"}[why] in info, (name, info)
+        assert seen["notes"] == 1, name  # said once on screen, not at every boot after
+        assert seen["games"] == setup.games, name
+        assert seen["boot_files"] == installed, name  # no update or rollback touches them
+        if transport == "usb":
+            code, out = seen["update"]
+            if why == "boots":  # tafel update waited for the whole trial and saw it fail
+                assert code == 1 and "rolled back" in out and version in out, (name, out)
+            else:  # it confirmed itself; the crashes came after tafel update was done
+                assert code == 0 and "confirmed" in out, (name, out)
+            code, out = seen["again"]
+            assert code == 1 and "rolled back" in out and "--force" in out, (name, out)
 
 
-def test_a_version_that_hangs_before_confirming_rolls_back_by_itself(setup, monkeypatch, capsys):
-    rolls_back(setup, HANGS[0], setup.dir / "flash-hangs.img", monkeypatch, capsys)
+def test_force_sends_a_rolled_back_version_again_and_a_good_one_still_updates(setup):
+    name, version, _, _, _ = BROKEN[0]
+    flash = setup.dir / "after.img"
+    shutil.copy(setup.flash, flash)
+    live = Live(flash)
+    try:
+        live.run()
+        code, out = cli("update", "--port", live.port, setup.bundles[version])
+        assert code == 1 and "rolled back" in out, out
+        code, out = cli("update", "--port", live.port, setup.bundles[version], "--force")  # sent, fails again
+        assert code == 1 and "rolled back" in out, out
+        code, out = cli("update", "--port", live.port, setup.bundles[GOOD])
+        assert code == 0 and "confirmed" in out, out
+        assert games(live.port) == setup.games
+    finally:
+        live.close()
+
+
+def test_a_bundle_without_files_is_refused_before_anything_switches(setup):
+    empty = setup.dir / "empty.bundle"
+    empty.write_bytes(bundle_build.pack([], "0.9.20", setup.key, 6))
+    flash = setup.dir / "empty.img"
+    shutil.copy(setup.flash, flash)
+    live = Live(flash)
+    try:
+        live.run()
+        code, out = cli("update", "--port", live.port, empty)
+        assert code in (1, 2), out  # the laptop or the device says no, in a sentence
+        code, info = cli("info", "--port", live.port)
+        assert "firmware %s" % N in info and "rollback" not in info, info
+        assert games(live.port) == setup.games
+    finally:
+        live.close()
+    assert live.device.resets == 0 and live.device.restarts == 0  # nothing switched, nothing restarted
