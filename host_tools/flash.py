@@ -242,7 +242,7 @@ def _install(args, port, m, files, root_files):
         hint = " (is MicroPython on it? run without --skip-esptool)" if args.skip_esptool else ""
         raise InstallError("%s%s" % (err, hint))
     current = parse_pointer(info.get("pointer"))
-    slot, prev = "a", ""
+    slot, prev = "a", None
     if current is not None:
         if not args.force:
             _say("the board runs Tafel %s already: update it with `tafel update BUNDLE` (signed, keeps games), "

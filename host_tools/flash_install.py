@@ -20,7 +20,9 @@ import time
 
 ANSWER_TIMEOUT = 30.0  # for the app to come up after the reboot and answer the handshake
 MARK = "TAFELFLASH"  # lines the device-side snippets print for the laptop to read
-ROOT = "import os, sys\nos.chdir('/flash' if sys.platform in ('linux', 'darwin') else '/')\n"
+# Every snippet works from the flash's root: / on a board (whose REPL is left in the slot folder
+# boot.py chose), /flash where the simulator's REPL mounts a development flash (sim/simusb.py).
+ROOT = "import os, sys\ntry:\n    os.chdir('/flash')\nexcept OSError:\n    os.chdir('/')\n"
 
 PROBE = ROOT + """import json
 def _read(p):
@@ -112,8 +114,9 @@ def parse_pointer(text):
     return st if isinstance(st, dict) and st.get("slot") in ("a", "b") else None
 
 
-def pointer_text(slot, version, prev=""):
-    """The confirmed pointer of a first install (as sim/install.py leaves it: nothing on trial)."""
+def pointer_text(slot, version, prev=None):
+    """The confirmed pointer of an install (as sim/install.py leaves it: nothing on trial); prev: the
+    slot of the version installed before it, still whole (None: nothing to go back to)."""
     return json.dumps({"slot": slot, "prev": prev, "version": version, "prev_version": None, "id": "",
                        "prev_id": "", "tries": None, "crashes": None})
 

@@ -48,6 +48,7 @@ def main(argv):
     version = st.finish()
     pointer = bootsel.read(vol)
     pointer["tries"] = None  # installed by hand: nothing to try
+    pointer["prev"] = pointer["prev_version"] = None  # a first install: nothing before it to go back to
     bootsel.write(vol, pointer)
     vol.umount() if hasattr(vol, "umount") else None
     dev.close()

@@ -35,8 +35,9 @@ class Clock:
 
 
 def offer_of(data):
-    bid = hexlify(hashlib.sha256(data[:HEAD]).digest()[:8]).decode()
-    return {"format": "tafel-offer", "version": 1, "app": "1.2.3", "id": bid, "size": len(data), "head": HEAD,
+    head = fmt.HEADER_SIZE + fmt.unpack_header(data[:fmt.HEADER_SIZE])[0] + fmt.SIGNATURE_SIZE
+    bid = hexlify(hashlib.sha256(data[:head]).digest()[:8]).decode()
+    return {"format": "tafel-offer", "version": 1, "app": "1.2.3", "id": bid, "size": len(data), "head": head,
             "bundle": "/tafel/bundle/" + bid}
 
 

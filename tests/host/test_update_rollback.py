@@ -296,3 +296,43 @@ def test_a_bundle_without_files_is_refused_before_anything_switches(setup):
     finally:
         live.close()
     assert live.device.resets == 0 and live.device.restarts == 0  # nothing switched, nothing restarted
+
+
+def test_holding_0_at_power_on_goes_back_to_the_version_before(setup):
+    flash = setup.dir / "key.img"
+    shutil.copy(setup.flash, flash)
+    live = Live(flash)
+    try:
+        live.run()
+        code, out = cli("update", "--port", live.port, setup.bundles[GOOD])
+        assert code == 0 and "confirmed" in out, out
+        live.stop.set()
+        live.thread.join(30)
+        live.device.power_cut(hold="0")  # the user holds 0 while switching it on
+        assert ROLLED in "\n".join(live.device.snap().text)
+        live.stop.clear()
+        live.run()
+        code, info = cli("info", "--port", live.port)
+        assert "firmware %s" % N in info and "rollback %s" % GOOD in info and "recovery key" in info, info
+        assert games(live.port) == setup.games
+    finally:
+        live.close()
+
+
+def test_an_app_that_raises_at_every_start_is_reinstalled_from_the_repl(setup):
+    # Installed by hand (nothing on trial, so no watchdog): main.py raises at every start and the
+    # device sits at MicroPython's REPL, where tafel flash reaches it as it reaches a board.
+    flash = setup.dir / "repl.img"
+    install(setup, flash, BROKEN[0][1])
+    live = Live(flash)
+    try:
+        live.run()
+        code, out = cli("info", "--port", live.port)
+        assert code != 0 and "REPL" in out, out
+        code, out = cli("flash", "--skip-esptool", "--force", "--port", live.port, "--bundle", setup.bundles[GOOD],
+                        "--trust-store", setup.store)
+        assert code == 0, out
+        code, info = cli("info", "--port", live.port)
+        assert code == 0 and "firmware %s" % GOOD in info, info
+    finally:
+        live.close()
