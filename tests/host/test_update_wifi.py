@@ -203,3 +203,34 @@ def test_a_search_broadcast_is_answered_with_the_port(setup, serve):
         server.stop()
         probe.close()
     assert answer == b"TAFEL 1 %d 0.9.0" % server.port and sender[0] == "127.0.0.1"
+
+
+def test_power_cuts_in_the_middle_of_a_wifi_update_lose_nothing(setup, serve):
+    # The plug pulled at several moments of the fetch (the kill tests of the USB path, over Wi-Fi):
+    # every boot runs a whole 0.8.0 or 0.9.0, and the next Update goes on from what the device kept.
+    flash = setup.dir / "wifi-d.img"
+    install(setup, flash, "0.8.0")
+    server = serve()
+    sim = Sim(flash)
+    seen = []
+    try:
+        given_the_server(sim, server.port)
+        sim.play(UPDATE)
+        for ms in (20, 60, 150, 400):
+            sim.play("# wait:%d" % ms)  # fetching ...
+            sim.dev.power_cut()
+            seen.append(sim.version())
+            if seen[-1] == "0.9.0":
+                break
+            sim.dev.power_cut()  # a fresh home (the About screen moved its cursor), then Settings > Update again
+            sim.play("wait:100 " + SETTINGS + " " + UPDATE)
+        if seen[-1] != "0.9.0":
+            sim.play("# wait:3000")
+            seen.append(sim.version())
+    finally:
+        sim.dev.close()
+    assert set(seen) <= {"0.8.0", "0.9.0"} and seen[-1] == "0.9.0", seen
+    assert len(seen) >= 2  # at least one cut fell inside the transfer
+    starts = [first for first, _ in server.served]
+    assert len(starts) >= 2 and starts[0] == 0, server.served  # cut after the head, then the rest:
+    assert all(first > 0 for first in starts[1:]), server.served  # the head is never fetched again
