@@ -132,9 +132,10 @@ def test_the_files_on_the_flash_are_the_manifest_and_the_checkout_root_files(s):
 
 def test_the_pointer_names_slot_a_confirmed(s, tmp_path):
     out = tmp_path / "current"
-    with SimPort(s.empty, s.flash, s.dir) as sim:  # read back over mpremote, the way it was written
+    # read back over mpremote, the way it was written; the installed board has its flash at /
+    with SimPort(s.empty, s.flash, s.dir) as sim:
         done = subprocess.run([sys.executable, "-m", "mpremote", "connect", sim.port,
-                               "resume", "exec", "import os\nos.chdir('/flash')", "+", "fs", "cp",
+                               "resume", "exec", "import os\nos.chdir('/')", "+", "fs", "cp",
                                ":app/current", str(out)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     pointer = json.loads(out.read_text())

@@ -83,7 +83,8 @@ def test_update_switches_to_the_new_slot_and_keeps_the_games(setup):
     assert got["stage_left"] == []
     pointer = dict(got["pointer"])
     assert len(pointer.pop("id")) == 16  # the bundle's id, as INFO reports it
-    assert pointer == {"slot": "b", "prev": "a", "version": "1.1.0", "prev_version": "1.0.0", "prev_id": "",
+    assert len(pointer.pop("prev_id")) == 16  # the one before's, which a rollback would run again
+    assert pointer == {"slot": "b", "prev": "a", "version": "1.1.0", "prev_version": "1.0.0",
                        "tries": None, "crashes": None}  # confirmed, and through its probation
 
 
