@@ -12,7 +12,7 @@ from tafel.records import put_text, put_varint
 
 from fakedevice import FakeDevice
 from simlink import ROOT
-from tafel_host import bundle_build, keys, link_client, update_client
+from tafel_host import bundle_build, keys, link_client, update_client, update_trial
 from tafel_host.cli import main
 
 OLD, NEW = "0.3.0", "0.3.5"
@@ -106,9 +106,9 @@ def fast(monkeypatch):
     """Waits shortened: no test sleeps more than a fraction of a second."""
     monkeypatch.setattr(link_client, "HANDSHAKE_TIMEOUT", 0.1)
     monkeypatch.setattr(link_client, "REPLY_TIMEOUT", 0.3)
-    monkeypatch.setattr(update_client, "POLL_S", 0.01)
-    monkeypatch.setattr(update_client, "BOOT_ALLOWANCE", 0.05)
-    monkeypatch.setattr(update_client, "TRIAL_MARGIN", 0.2)
+    monkeypatch.setattr(update_trial, "POLL_S", 0.01)
+    monkeypatch.setattr(update_trial, "BOOT_ALLOWANCE", 0.05)
+    monkeypatch.setattr(update_trial, "TRIAL_MARGIN", 0.2)
     monkeypatch.delenv("TAFEL_PORT", raising=False)
 
 
@@ -329,7 +329,7 @@ def test_wait_trial_keeps_the_link_when_it_cannot_reopen(device):
 
 def test_the_time_allowed_is_the_whole_trial():
     info = {"tries_max": 3, "wdt_ms": 60000, "confirm_ms": 20000}
-    allowance, margin = update_client.BOOT_ALLOWANCE, update_client.TRIAL_MARGIN
+    allowance, margin = update_trial.BOOT_ALLOWANCE, update_trial.TRIAL_MARGIN
     assert update_client.trial_seconds(info) == 3 * (60 + allowance) + 20 + margin
 
 
