@@ -22,8 +22,8 @@ import pytest
 from simlink import ROOT, tafel
 from simupdate import GAME, install
 from tafel_host import bundle_build, keys, serve_update
-from tafel_host.sim import (DEFAULT_BOARD, auto_command, find_board, find_micropython, find_run_py,
-                            follow_real_time, parse_script, run_script)
+from tafel_host.sim import (DEFAULT_BOARD, auto_command, device_runtime, find_board, find_micropython,
+                            find_run_py, follow_real_time, parse_script, run_script)
 from tafel_host.sim_device import SimDevice
 from tafel_host.sim_serial import SimSerial
 
@@ -128,9 +128,9 @@ class Live:
     """The simulated device with its USB serial on a pseudo-terminal and its time following real
     time (as `tafel sim --stay`), keeping the screen of every boot as it comes up."""
 
-    def __init__(self, flash):
+    def __init__(self, flash, runtime="auto"):
         self.serial = SimSerial()
-        command = auto_command(find_run_py(), flash, find_board(DEFAULT_BOARD))
+        command = auto_command(find_run_py(), flash, find_board(DEFAULT_BOARD), runtime)
         self.device = SimDevice(command + self.serial.device_args()
                                 + ["--trial-wdt-ms", str(TRIAL_WDT_MS), "--confirm-ms", str(CONFIRM_MS)],
                                 log=open(str(flash) + ".log", "w"))
@@ -207,12 +207,12 @@ def fetch_over_wifi(live, server_port):
     live.play("* C C # C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # # %s # D # wait:500 #" % address)
 
 
-def rolls_back(s, case, transport):
+def rolls_back(s, case, transport, runtime="auto", played=None):
     """One case: the broken version sent, rolled back by the device itself; what was seen."""
     name, version, _, _, why = case
-    flash = s.dir / ("%s-%s.img" % (transport, version))
-    shutil.copy(s.flash, flash)
-    live = Live(flash)
+    flash = s.dir / ("%s-%s-%s.img" % (transport, runtime, version))
+    shutil.copy(played or s.flash, flash)
+    live = Live(flash, runtime)
     server = None
     seen = {}
     try:
@@ -260,6 +260,29 @@ def test_every_broken_version_rolls_back_by_itself(setup, transport):
                 assert code == 0 and "confirmed" in out, (name, out)
             code, out = seen["again"]
             assert code == 1 and "rolled back" in out and "--force" in out, (name, out)
+
+
+def test_on_stock_micropython_the_slot_holds_the_whole_app_and_the_same_rule_holds(setup):
+    # The other deployment (a board with PSRAM, stock MicroPython): no application frozen in, the
+    # slot holds every module, imported as .mpy from the flash. A few of the cases, over USB.
+    host = device_runtime(find_board(DEFAULT_BOARD), "host").micropython
+    played = setup.dir / "played-host.img"
+    install(setup, played, N, micropython=host)
+    live = Live(played, "host")
+    try:
+        live.play(GAME)
+        live.run()
+        before = games(live.port)
+    finally:
+        live.close()
+    cases = [case for case in BROKEN if case[1] in ("0.9.1", "0.9.6", "0.9.9")]
+    with ThreadPoolExecutor(WORKERS) as pool:
+        results = list(pool.map(lambda case: rolls_back(setup, case, "usb", "host", played), cases))
+    for name, version, why, seen in results:
+        code, out = seen["update"]
+        assert code == 1 and "rolled back" in out and version in out, (name, out)
+        assert "firmware %s" % N in seen["info"][1] and seen["notes"] == 1, (name, seen["info"])
+        assert seen["games"] == before, name
 
 
 def test_force_sends_a_rolled_back_version_again_and_a_good_one_still_updates(setup):
