@@ -150,14 +150,20 @@ def boot(machine=None):
     folder, watch_it = choose(None, _after_watchdog(machine), held(machine))
     if folder is None:  # the recovery key and nothing to go back to: no application, the REPL
         os.chdir(APP)  # no main.py there
-        return
-    if not folder:
-        return
-    if not lay_over(folder):  # stock MicroPython: the slot holds the whole application
-        sys.path[:] = [folder, ".frozen", folder + "/lib", "/"]
-    os.chdir(folder)  # MicroPython then runs the slot's main.py
-    if watch_it:
-        watch(machine)
+    elif folder:
+        if not lay_over(folder):  # stock MicroPython: the slot holds the whole application
+            sys.path[:] = [folder, ".frozen", folder + "/lib", "/"]
+        os.chdir(folder)  # MicroPython then runs the slot's main.py
+        if watch_it:
+            watch(machine)
+    # The application keeps this module (the pointer's read and write, the watchdog) for as long
+    # as it runs: the code only a boot needs is let go, so its bytecode leaves the heap.
+    g = globals()
+    for name in BOOT_ONLY:
+        g.pop(name, None)
+
+
+BOOT_ONLY = ("choose", "_roll_back", "boot", "lay_over", "watch", "_after_watchdog", "held")
 
 
 def lay_over(folder):

@@ -60,7 +60,7 @@ class Device:
 
     def _boot(self, epoch, log, hold=None):
         # Power-up or wake: all but the flash and the power's memory starts afresh. The firmware's
-        # main.assemble() builds it all on the emulated machine, as main.run() does on the chip.
+        # main.assemble() builds it all on the emulated machine, as assemble.run() does on the chip.
         # The machine's reset() (after an update) only marks reset_pending: run.py ends the
         # process and the launcher starts it again, as the chip starts with empty RAM;
         # elsewhere (tests) the device runs on.

@@ -14,7 +14,7 @@
 # (sim/simmachine.py), installed as the module `machine` for boot.py and the
 # application. main.py is run from the working folder by name, as
 # MicroPython runs it, but not as __main__: sim/device.py calls its
-# assemble() and steps the Runner in simulated time where main.run() would
+# assemble() and steps the Runner in simulated time where assemble.run() would
 # loop in real time.
 #
 # Used by run.py when the flash holds an installed application (/app/current);

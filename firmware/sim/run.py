@@ -226,7 +226,7 @@ def _wires(opts):
 def _serial(opts, wires):
     # SimUSB: Ctrl-C outside a session stops the firmware and a REPL answers (mpremote works);
     # --serial-session: where to say that a link session began or ended (the launcher's ring, sim_serial.py).
-    # The link's transport is the application's (main.run() makes the same on the chip).
+    # The link's transport is the application's (assemble.run() makes the same on the chip).
     from link.transport import StreamTransport
     from sim.simusb import SimUSB
 

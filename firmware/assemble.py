@@ -1,0 +1,76 @@
+# The device put together: the board from its profile, the flash store, the app, its link and its loop.
+#
+# main.py (run by MicroPython from the slot bootsel.py chose) calls run(),
+# which builds everything on the chip's parts and loops in real time. The
+# simulator (sim/run.py) runs the same main.py from the same slot of its
+# flash image and calls assemble() with its emulated parts (machine, clock,
+# power, USB serial) in place of the chip's; it then steps the Runner in
+# simulated time where run() lets asyncio step it. This lives here, not in
+# main.py, because main.py stays source and is compiled into the heap at
+# every boot; this module is frozen into the firmware image (or an .mpy).
+import sys
+
+import board
+from drivers.events import EventQueue
+from runner import Runner
+from startup import start
+from store.fsys import Disk
+from store.store import Store
+
+PROFILE = "/board.json"
+
+
+def assemble(machine, profile, clock, make_power, transport, device_id, vol=None, capture=False, log=None,
+             disk=None):
+    """The drivers on `machine`'s pins, the store on the flash, the app with its first screen and
+    its link on `transport` (None: no serial); the Runner (its .app, .link and .board).
+
+    make_power(hw): the deep sleep's Power for the built board, or None; vol: the flash's
+    VfsLfs2 when it is not mounted at / (tests); disk: the store's Disk, if not the
+    flash's /data (bench); log(err): crash reports."""
+    hw = board.build(profile, machine)
+    power = make_power(hw)
+    app = start(hw.display, Store(disk or Disk(vol, "/data")), clock, capture, log, power, hw.keypad)
+    app.wlan = lambda: board.wlan(machine)  # network.WLAN, imported when an update over Wi-Fi asks
+    app.restart = machine.reset  # after an update over Wi-Fi: the new version runs on trial
+    link = None
+    if transport is not None:  # the protocol of docs/protocol.md on the USB serial, beside the REPL
+        from link.link import Link
+
+        link = Link(transport, app, device_id, log)
+        link.restart = machine.reset  # after an update's switch: the new version runs on trial
+    return Runner(app, hw, EventQueue(), link)
+
+
+def run():
+    import asyncio
+    import binascii
+
+    import esp32
+    import machine
+
+    from clock import DeviceClock
+    from link.transport import StreamTransport
+    from power import DevicePower
+
+    profile = board.load_profile(PROFILE)
+    serial = profile.get("serial") or {}
+    baud = serial.get("baud", 115200)
+    native = bool(serial.get("native_usb"))
+    transport = StreamTransport(sys.stdin.buffer, sys.stdout.buffer, 0 if native else baud // 10, native)
+    device_id = "esp32-" + binascii.hexlify(machine.unique_id()).decode()
+    clock = DeviceClock()
+    links = []  # crash reports stay off the serial while a link session has it
+
+    def log(err):
+        if not (links and links[0].active):
+            sys.print_exception(err)
+
+    # DevicePower after the build: it lets go of pins held in deep sleep
+    runner = assemble(machine, profile, clock, lambda hw: DevicePower(machine, esp32, profile, hw),
+                      transport, device_id, log=log)
+    links.append(runner.link)
+    try:
+        asyncio.run(runner.run(clock))  # it feeds the watchdog of a trial or probation boot
+    finally:
+        runner.link.end()  # Ctrl-C works again at the REPL, whatever stopped the app
