@@ -135,6 +135,7 @@ class Live:
                                 + ["--trial-wdt-ms", str(TRIAL_WDT_MS), "--confirm-ms", str(CONFIRM_MS)],
                                 log=open(str(flash) + ".log", "w"))
         self.port = self.serial.path
+        self.flash = flash
         self.boots = []  # (watchdog resets so far, the screen's text rows) of each boot looked at
         self.seen = 0  # the device's starts when it was last looked at
         self.booted = threading.Condition()
@@ -182,6 +183,13 @@ def games(port):
         link.close()
 
 
+def on_a_copy(s, name, runtime="auto", played=None):
+    """A Live device on a copy of the played flash (N installed, a game played), not yet following time."""
+    flash = s.dir / name
+    shutil.copy(played or s.flash, flash)
+    return Live(flash, runtime)
+
+
 def cli(*args, timeout=300):
     """`tafel ARGS` in its own process (cases run side by side): (exit code, stdout + stderr)."""
     done = subprocess.run(tafel(*args), capture_output=True, text=True, timeout=timeout)
@@ -210,9 +218,8 @@ def fetch_over_wifi(live, server_port):
 def rolls_back(s, case, transport, runtime="auto", played=None):
     """One case: the broken version sent, rolled back by the device itself; what was seen."""
     name, version, _, _, why = case
-    flash = s.dir / ("%s-%s-%s.img" % (transport, runtime, version))
-    shutil.copy(played or s.flash, flash)
-    live = Live(flash, runtime)
+    live = on_a_copy(s, "%s-%s-%s.img" % (transport, runtime, version), runtime, played)
+    flash = live.flash
     server = None
     seen = {}
     try:
@@ -287,9 +294,7 @@ def test_on_stock_micropython_the_slot_holds_the_whole_app_and_the_same_rule_hol
 
 def test_force_sends_a_rolled_back_version_again_and_a_good_one_still_updates(setup):
     name, version, _, _, _ = BROKEN[0]
-    flash = setup.dir / "after.img"
-    shutil.copy(setup.flash, flash)
-    live = Live(flash)
+    live = on_a_copy(setup, "after.img")
     try:
         live.run()
         code, out = cli("update", "--port", live.port, setup.bundles[version])
@@ -306,9 +311,7 @@ def test_force_sends_a_rolled_back_version_again_and_a_good_one_still_updates(se
 def test_a_bundle_without_files_is_refused_before_anything_switches(setup):
     empty = setup.dir / "empty.bundle"
     empty.write_bytes(bundle_build.pack([], "0.9.20", setup.key, 6))
-    flash = setup.dir / "empty.img"
-    shutil.copy(setup.flash, flash)
-    live = Live(flash)
+    live = on_a_copy(setup, "empty.img")
     try:
         live.run()
         code, out = cli("update", "--port", live.port, empty)
@@ -322,9 +325,7 @@ def test_a_bundle_without_files_is_refused_before_anything_switches(setup):
 
 
 def test_holding_0_at_power_on_goes_back_to_the_version_before(setup):
-    flash = setup.dir / "key.img"
-    shutil.copy(setup.flash, flash)
-    live = Live(flash)
+    live = on_a_copy(setup, "key.img")
     try:
         live.run()
         code, out = cli("update", "--port", live.port, setup.bundles[GOOD])
