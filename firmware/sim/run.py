@@ -270,6 +270,7 @@ def main():
         sys.path[:] = _HOST_PATH
         if vol is not None:
             flashboot.give_boot_files(vol, _absolute(_FIRMWARE))
+    profile_bytes = None  # noqa: F841  (not held in the device's heap while it runs)
     device = None
     serial = None
     if err is None and (main_module is not None or not flash_boot):
