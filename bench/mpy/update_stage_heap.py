@@ -50,6 +50,8 @@ sys.path[:] = ["/flash"]
 import bootsel  # noqa: E402
 
 slot = "/flash/app/" + bootsel.read(vol)["slot"]
+for _name in getattr(bootsel, "BOOT_ONLY", ()):  # as after boot.py: the code only a boot needs is let go
+    del bootsel.__dict__[_name]
 sys.path[:] = [slot, slot + "/lib", "/flash"]
 from update.stage import Stager  # noqa: E402
 
