@@ -31,7 +31,7 @@ TRIAL_WDT_MS = 2500  # the device's 60 s, shortened: a start under load must sti
 CONFIRM_MS = 3000  # update/health.py's 20 s of main loop, shortened
 ROLLED = "Update zurückgen"  # the old version's note, "Update zurückgenommen", as the 16 columns show it
 N, GOOD = "0.8.0", "0.10.0"
-WORKERS = 3  # cases at a time: each mostly waits for its watchdog in real time
+WORKERS = 4  # cases at a time: each mostly waits for its watchdog in real time (2 cores here)
 
 
 def _after_imports(text, line):
