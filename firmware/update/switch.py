@@ -11,8 +11,11 @@ from update.errors import UpdateError
 def switch(st):
     """Copy the files shared with the running version into the target slot, drop those of an
     older version and those the firmware image holds, point bootsel at the slot (one rename) and clear the stage; the new version."""
+    from update.health import feed
+
     m = st.manifest
     for entry in m.files:
+        feed()  # a version on probation has its watchdog running: this may take a while on the chip
         if st._in_image(entry) or st._staged(entry):  # the image holds it, or the slot has it
             continue
         if not st._local(entry):
