@@ -303,6 +303,7 @@ def run_serve(args):
     print("on the device: Settings > Update (it searches%s); Ctrl-C stops"
           % (" on UDP %d" % server.discovery_port if server.udp is not None else ": type the address under WLAN"))
     sys.stdout.flush()
+    _stop_on_signals()
     try:
         while True:
             time.sleep(3600)
@@ -311,6 +312,18 @@ def run_serve(args):
     server.stop()
     print("stopped")
     return 0
+
+
+def _stop_on_signals():
+    # Ctrl-C stops the server even where it was started with SIGINT ignored (a background job of a
+    # script, which Python then leaves ignored), and so does a plain kill (SIGTERM).
+    import signal
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
 
 
 def _stamped(text):
