@@ -26,7 +26,6 @@
 # device or here), the transfer failed, the new version was rolled back or did not come back in
 # time, 2 the bundle cannot be read or is damaged (nothing was sent), 3 no device found.
 import hashlib
-import io
 import sys
 import time
 from pathlib import Path
@@ -38,6 +37,7 @@ from . import link_cli, refusals
 from .bundle_build import device_update, read_manifest_unchecked
 from .link_cli import ON_TRIAL, PROBATION, rollback_when, rollback_why
 from .link_client import DeviceError, DeviceGone, Link, LinkError
+from .bundle_file import BadBundle, bundle_id, check_bundle, head_of
 from .update_trial import CONFIRMED, NOT_SWITCHED, ROLLED_BACK, STILL_ON_TRIAL, Waiting, trial_seconds, wait_trial
 
 OK, REFUSED, UNREADABLE, NO_DEVICE = 0, 1, 2, 3
@@ -55,71 +55,6 @@ class UpdateRefused(Exception):
         Exception.__init__(self, refusals.sentence(key, detail))
         self.key = key
         self.detail = detail
-
-
-class BadBundle(Exception):
-    """A file not sent: `key` as the device's reader names it, `detail`; str() is the plain sentence."""
-
-    def __init__(self, key, detail=None, note=""):
-        Exception.__init__(self, refusals.sentence(key, detail) + (" " + note if note else ""))
-        self.key = key
-        self.detail = detail
-
-
-def head_of(data):
-    fmt = device_update().manifest
-    length, _ = fmt.unpack_header(data[:fmt.HEADER_SIZE])
-    return data[:fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE]
-
-
-def bundle_id(data):
-    """The bundle's id as INFO gives it: 16 hex digits, the first 8 bytes of its head's SHA-256."""
-    return hashlib.sha256(head_of(data)).digest()[:8].hex()
-
-
-def check_bundle(data):
-    """The Manifest of bundle bytes that are whole: a header and manifest the device's reader takes,
-    every file's body there and matching its entry (size, SHA-256), nothing after the last one.
-    BadBundle if not. The signature is not checked (the device's trust store decides)."""
-    up = device_update()
-    fmt = up.manifest
-    if not data:
-        raise BadBundle("not_bundle", None, "The file is empty.")
-    try:
-        length, kid = fmt.unpack_header(data[:fmt.HEADER_SIZE])
-        head = fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE
-        if len(data) < fmt.HEADER_SIZE + length:
-            raise up.errors.UpdateError("truncated", "manifest")
-        m = fmt.parse(data[fmt.HEADER_SIZE:fmt.HEADER_SIZE + length], kid, head)
-    except up.errors.UpdateError as err:
-        note = ""
-        if err.key == "truncated" and err.detail == "header":
-            note = "It has %s bytes; the header alone takes %d." % (_n(len(data)), fmt.HEADER_SIZE)
-        elif err.key == "truncated":
-            note = "It has %s bytes; header, manifest and signature take %s." % (_n(len(data)), _n(head))
-        raise BadBundle(err.key, err.detail, note) from None
-    if len(data) < m.total_size:
-        part = "signature"
-        for entry in m.files:
-            if entry.offset <= len(data) < entry.offset + entry.stored:
-                part = entry.path
-        raise BadBundle("truncated", part, "It has %s of its %s bytes." % (_n(len(data)), _n(m.total_size)))
-    if len(data) > m.total_size:
-        raise BadBundle("trailing_data", None, "It has %s bytes after its last file (%s in all where its manifest "
-                        "accounts for %s)." % (_n(len(data) - m.total_size), _n(len(data)), _n(m.total_size)))
-    stream = io.BytesIO(data)
-    buf = bytearray(up.parts.CHUNK)
-    for entry in m.files:
-        stream.seek(entry.offset)
-        try:
-            up.parts.verify_file(stream, entry, m.window, None, buf)
-        except up.errors.UpdateError as err:
-            raise BadBundle(err.key, err.detail) from None
-    return m
-
-
-def _n(count):
-    return "{:,}".format(count)
 
 
 def parse_status(body):

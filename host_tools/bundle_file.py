@@ -1,0 +1,79 @@
+# A bundle file as the laptop holds it, before anything is sent: whole or not, its head, its id.
+#
+#   m = check_bundle(data)      # the Manifest; BadBundle (a plain sentence) if the file is not whole
+#   bundle_id(data)             # 16 hex digits, as INFO names the running bundle
+#
+# check_bundle uses the device's own reader (firmware/update/ under CPython): a header and manifest
+# it takes, every file's body there and matching its entry (size, SHA-256), nothing after the last
+# one. The signature is not checked here: the device's trust store decides (tafel bundle show can,
+# with a trust store). tafel update refuses to send a file that is not whole (exit 2).
+import hashlib
+import io
+
+from . import refusals
+from .bundle_build import device_update
+
+
+class BadBundle(Exception):
+    """A file not sent: `key` as the device's reader names it, `detail`; str() is the plain sentence."""
+
+    def __init__(self, key, detail=None, note=""):
+        Exception.__init__(self, refusals.sentence(key, detail) + (" " + note if note else ""))
+        self.key = key
+        self.detail = detail
+
+
+def head_of(data):
+    fmt = device_update().manifest
+    length, _ = fmt.unpack_header(data[:fmt.HEADER_SIZE])
+    return data[:fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE]
+
+
+def bundle_id(data):
+    """The bundle's id as INFO gives it: 16 hex digits, the first 8 bytes of its head's SHA-256."""
+    return hashlib.sha256(head_of(data)).digest()[:8].hex()
+
+
+def check_bundle(data):
+    """The Manifest of bundle bytes that are whole: a header and manifest the device's reader takes,
+    every file's body there and matching its entry (size, SHA-256), nothing after the last one.
+    BadBundle if not. The signature is not checked (the device's trust store decides)."""
+    up = device_update()
+    fmt = up.manifest
+    if not data:
+        raise BadBundle("not_bundle", None, "The file is empty.")
+    try:
+        length, kid = fmt.unpack_header(data[:fmt.HEADER_SIZE])
+        head = fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE
+        if len(data) < fmt.HEADER_SIZE + length:
+            raise up.errors.UpdateError("truncated", "manifest")
+        m = fmt.parse(data[fmt.HEADER_SIZE:fmt.HEADER_SIZE + length], kid, head)
+    except up.errors.UpdateError as err:
+        note = ""
+        if err.key == "truncated" and err.detail == "header":
+            note = "It has %s bytes; the header alone takes %d." % (_n(len(data)), fmt.HEADER_SIZE)
+        elif err.key == "truncated":
+            note = "It has %s bytes; header, manifest and signature take %s." % (_n(len(data)), _n(head))
+        raise BadBundle(err.key, err.detail, note) from None
+    if len(data) < m.total_size:
+        part = "signature"
+        for entry in m.files:
+            if entry.offset <= len(data) < entry.offset + entry.stored:
+                part = entry.path
+        raise BadBundle("truncated", part, "It has %s of its %s bytes." % (_n(len(data)), _n(m.total_size)))
+    if len(data) > m.total_size:
+        raise BadBundle("trailing_data", None, "It has %s bytes after its last file (%s in all where its manifest "
+                        "accounts for %s)." % (_n(len(data) - m.total_size), _n(len(data)), _n(m.total_size)))
+    stream = io.BytesIO(data)
+    buf = bytearray(up.parts.CHUNK)
+    for entry in m.files:
+        stream.seek(entry.offset)
+        try:
+            up.parts.verify_file(stream, entry, m.window, None, buf)
+        except up.errors.UpdateError as err:
+            raise BadBundle(err.key, err.detail) from None
+    return m
+
+
+def _n(count):
+    return "{:,}".format(count)
