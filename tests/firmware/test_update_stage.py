@@ -61,6 +61,26 @@ def body(path):
     return entry, APP[entry.offset:entry.offset + entry.stored]
 
 
+def test_the_switch_feeds_a_running_watchdog_file_by_file():
+    # A version on probation has its watchdog running while the next update switches: the
+    # switch's work (copies, hashes, the completeness check) must not starve it.
+    class Watchdog:
+        fed = 0
+
+        def feed(self):
+            self.fed += 1
+
+    st = stager()
+    stage_all(st, APP)
+    files = len(st.manifest.files)
+    bootsel.wdt = dog = Watchdog()
+    try:
+        assert st.finish() == VERSION
+    finally:
+        bootsel.wdt = None
+    assert dog.fed == files  # once a file
+
+
 # ---- a whole application, or nothing switched ---------------------------------------------
 
 
