@@ -56,7 +56,7 @@ class Link:
         self._next = 0  # index in _ring of the next line to write
         self._high = 0  # lines of _ring handed to the writer at least once
         self._sseq = 0  # the number the next new stream frame gets
-        self._ended = False  # the generator is used up
+        self._ended = False  # DONE was made (or the generator is used up): no new frames
         self._moved = 0  # when the window last moved
         self._ask = None  # the question on the screen, its request's seq, deadline, action
         self._ask_seq = 0
@@ -196,6 +196,10 @@ class Link:
             if self._answer is not None:
                 self._replies.append(self._answer)
             return
+        if self._stream is not None and kind not in _ALWAYS and self._ended and self._high >= len(self._ring):
+            # DONE went out and a new request came: the host has the whole stream
+            # (it asks nothing else before that), so its ACK of DONE was lost.
+            self.cancel()
         if (self._ask is not None or self._stream is not None) and kind not in _ALWAYS:
             self._send(wire.ERR, seq, wire.error_body("busy"))
             return
@@ -330,6 +334,13 @@ class Link:
             ring.append(wire.encode(kind, self._sseq, body))
             self._sseq = (self._sseq + 1) & 0xFFFF
             made += 1
+            if kind == wire.DONE:
+                # DONE is the last frame: its ACK ends the export at once, not a
+                # step later when the generator says so. A request the host sends
+                # right behind that ACK, read in the same step, is then no longer
+                # answered "busy" (issue 13: 0.7 % of exports under load).
+                self._ended = True
+                return
 
     # ---- writing -------------------------------------------------------------------------
 

@@ -407,3 +407,43 @@ def test_output_is_printable_and_never_a_control_code():
     host.ok(wire.LIST, varints(0))
     host.err(wire.DELETE, varints(9))
     assert dev.serial.sent > 200 and dev.serial.bad == []
+
+
+def stream_to_done(host, mode=wire.ALL):
+    """Runs an export up to its DONE frame, acking every frame but DONE; returns DONE's number."""
+    host.ok(wire.EXPORT, bytes((mode,)))
+    expect = 0
+    while True:
+        kind, seq, body = host.frame()
+        if seq != expect:
+            continue
+        expect += 1
+        if kind == wire.DONE:
+            return expect
+        host.send(wire.encode(wire.ACK, expect))
+
+
+def test_mark_right_behind_the_ack_of_done_is_served_not_busy():
+    # The host acks DONE and sends MARK at once; a device held up for a moment
+    # reads both lines in one step, before its generator has said it is used up.
+    dev = played()
+    host = session(dev)
+    after_done = stream_to_done(host)
+    assert dev.link._stream is not None  # DONE went out, its ACK has not come in
+    host.seq += 1
+    host.send(wire.encode(wire.ACK, after_done) + wire.encode(wire.MARK, host.seq, varints(1, 1)))
+    kind, seq, body = host.frame()
+    assert (kind, seq) == (wire.OK, host.seq), wire.parse_error(body)
+    assert dev.link._stream is None and dev.errors == []
+
+
+def test_a_request_after_done_ends_the_stream_when_the_ack_of_done_was_lost():
+    dev = played()
+    host = session(dev)
+    stream_to_done(host)  # the ACK of DONE never arrives
+    host.step(20)
+    assert host.ok(wire.LIST, varints(0))  # the host has the whole stream, or it would not ask
+    host.step(2000)
+    assert [l for l in host.lines() if l.startswith(b"~")] == []  # nothing is sent again
+    games, _, _ = host.export(wire.ALL)  # and the next export runs from its start
+    assert decode(games[1][1]).totals()[0] == ("Anna", 89)
