@@ -71,7 +71,44 @@ def info(link, r):
     put_text(out, link.firmware)
     put_text(out, space.level)
     _update_state(out, store.disk.vol, link.app.clock.ticks_ms())
+    _storage_report(out, getattr(store, "report", None) or ())
     return out
+
+
+def _storage_report(out, notes):
+    # What the boot check found and did (store.report: (key, detail), detail None,
+    # an int, a text or (game id, text)): per note key, game id (0: none), detail
+    # as text. Notes that would not fit the reply end in ("more", count left).
+    room = wire.MAX_REPLY - len(out) - 16
+    body = bytearray()
+    n = 0
+    for i in range(len(notes)):
+        key, detail = notes[i]
+        game = 0
+        if isinstance(detail, (tuple, list)):
+            game, detail = detail[0], detail[1] if len(detail) > 1 else None
+            game = game if type(game) is int and game > 0 else 0
+        one = bytearray()
+        put_text(one, _short(str(key)))
+        put_varint(one, game)
+        put_text(one, "" if detail is None else _short(str(detail)))
+        if len(body) + len(one) > room:
+            body.extend(b"\x04more\x00")
+            put_text(body, "%d" % (len(notes) - i))
+            n += 1
+            break
+        body.extend(one)
+        n += 1
+    put_varint(out, n)
+    out.extend(body)
+
+
+def _short(text):
+    # A text the host's reader takes: at most 64 bytes of UTF-8.
+    text = text[:60]
+    while len(text.encode()) > 64:
+        text = text[:-1]
+    return text
 
 
 def _update_state(out, vol, now):
@@ -99,13 +136,14 @@ def list_games(link, r):
     ids = [i for i in store.history() if i > after]
     ids.reverse()
     live = export.live_files(store.disk)
+    keep = export.keep_files(store.disk)
     entries = bytearray()
     n = 0
     full = False
     for e in store.summaries(ids[:PAGE]):
         one = bytearray()
-        wire.put_summary(one, e, export.flags(store, e.id, live) | (wire.FINISHED if e.finished else 0),
-                         export.size(store.disk, e.id, live))
+        wire.put_summary(one, e, export.flags(store, e.id, live, keep) | (wire.FINISHED if e.finished else 0),
+                         export.size(store.disk, e.id, live, keep))
         if len(entries) + len(one) > wire.MAX_REPLY - 8:
             full = True
             break
@@ -182,10 +220,11 @@ def mark(link, r):
     known = store.history()
     running = store.running_game()
     live = export.live_files(store.disk)
+    keep = export.keep_files(store.disk)
     # With sizes, only a game that is still what the host got is marked: one
-    # played on since the export must go out again.
+    # played on since the export must go out again (sizes count its keep/ files too).
     ids = [ids[i] for i in range(count) if ids[i] in known and ids[i] != running and ids[i] not in live
-           and (sizes is None or export.size(store.disk, ids[i], live) == sizes[i])]
+           and (sizes is None or export.size(store.disk, ids[i], live, keep) == sizes[i])]
     if ids:
         store.mark_exported(ids)
     return varints(len(ids))

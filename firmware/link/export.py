@@ -1,12 +1,13 @@
 # Export: which games go, and the stream of frames that carries their journal files as they are.
 #
 # The device sends the bytes of each game's files (games/<id>.tj, then
-# live/<id>.<nnn>) exactly as they are on flash, a chunk a frame; the host
-# decodes them with tafel.journal and tafel.records (wire.journal_records).
-# Nothing is decoded, converted or compressed here, so an export costs a
-# file read and a base64 line per chunk, whatever the game holds.
+# live/<id>.<nnn>, then what the store set aside of it in keep/) exactly as
+# they are on flash, a chunk a frame; the host decodes them with
+# tafel.journal and tafel.records and merges them by sequence number. Nothing
+# is decoded, converted or compressed here, so an export costs a file read
+# and a base64 line per chunk, whatever the game holds.
 from store import index as ix
-from store.gamelog import GAMES, LIVE, GameLog, name, parse
+from store.gamelog import GAMES, KEEP, LIVE, GameLog, name, parse
 from tafel import wire
 from tafel.records import put_varint
 
@@ -21,9 +22,28 @@ def live_files(disk):
     return out
 
 
-def files(disk, game_id, live):
+def keep_id(fname):
+    """The game id of a file in keep/ (live-000007.003, twin-games-000007.tj.1, ...), or None."""
+    stem = fname[fname.rfind("-") + 1:]
+    if len(stem) > 7 and stem[6] == "." and stem[:6].isdigit():
+        return int(stem[:6])
+    return None
+
+
+def keep_files(disk):
+    """{game id: [(name, size)]} of what the store set aside in keep/ (settings, roster: not games)."""
+    out = {}
+    for fname, size in disk.listdir(KEEP):
+        game_id = keep_id(fname)
+        if game_id is not None:
+            out.setdefault(game_id, []).append((fname, size))
+    return out
+
+
+def files(disk, game_id, live, keep=None):
     """[(file number, path, size)] of a game in reading order: 0 is the closed
-    journal (if there is one), n + 1 the live segment n."""
+    journal (if there is one), n + 1 the live segment n, wire.KEEP_FILE + k the
+    k-th of its files in keep/ (by name)."""
     stem = name(game_id)
     out = []
     closed = GAMES + "/" + stem + ".tj"
@@ -32,23 +52,39 @@ def files(disk, game_id, live):
         out.append((0, closed, size))
     for seg, size in sorted(live.get(game_id, ())):
         out.append((seg + 1, LIVE + "/" + stem + ".%03d" % seg, size))
+    kept = sorted(keep.get(game_id, ())) if keep else ()
+    for k in range(len(kept)):
+        out.append((wire.KEEP_FILE + k, KEEP + "/" + kept[k][0], kept[k][1]))
     return out
 
 
-def size(disk, game_id, live):
+def size(disk, game_id, live, keep=None):
     n = 0
-    for _, _, s in files(disk, game_id, live):
+    for _, _, s in files(disk, game_id, live, keep):
         n += s
     return n
 
 
-def flags(store, game_id, live):
-    """A game's summary flags (finished, exported, damaged from the index) plus LIVE."""
+def flags(store, game_id, live, keep=None):
+    """A game's summary flags (finished, exported, damaged from the index) plus
+    LIVE; DAMAGED too when it has bytes in keep/ or no history entry."""
     idx = store.index
     i = idx.find(game_id)
-    out = idx.flags[i] & (ix.FINISHED | ix.EXPORTED | ix.DAMAGED) if i >= 0 else 0
+    out = idx.flags[i] & (ix.FINISHED | ix.EXPORTED | ix.DAMAGED) if i >= 0 else wire.DAMAGED
     if game_id in live:  # still changing: an earlier export's mark no longer holds
         out = out & ~ix.EXPORTED | wire.LIVE
+    if keep and game_id in keep:
+        out |= wire.DAMAGED
+    return out
+
+
+def extra_ids(store, ids, keep):
+    """Games with bytes on flash but no history entry: only in keep/, or
+    unreadable at boot. They go out with every export (damaged, never marked)."""
+    out = [i for i in keep if i not in ids]
+    for i in getattr(store, "unreadable", ()):
+        if i not in ids and i not in out:
+            out.append(i)
     return out
 
 
@@ -65,14 +101,17 @@ def plan(store, r):
     top = ids[-1] if ids else 0
     cursor = (top, records(disk, top))
     live = live_files(disk)
+    keep = keep_files(disk)
+    extra = extra_ids(store, ids, keep)
     if mode == wire.ONE:
         game_id = r.varint()
         r.end()
-        if game_id not in ids:
+        if game_id not in ids and game_id not in extra:
             raise wire.WireError("no_game", "%d" % game_id)
         ids = [game_id]
     elif mode == wire.ALL:
         r.end()
+        ids = sorted(ids + extra)
     elif mode == wire.SINCE:
         g = r.varint()
         s = r.varint()
@@ -80,11 +119,12 @@ def plan(store, r):
         ids = [i for i in ids if i > g
                or (i == g and (cursor[1] if i == top else records(disk, i)) > s)
                or (i < g and (i in live or not flags(store, i, live) & ix.EXPORTED))]
+        ids = sorted(ids + extra)
     else:
         raise wire.WireError("bad_request", "mode %d" % mode)
     total = 0
     for game_id in ids:
-        total += size(disk, game_id, live)
+        total += size(disk, game_id, live, keep)
     return ids, total, cursor
 
 
@@ -94,10 +134,11 @@ def frames(store, ids, cursor, chunk):
     buf = bytearray(chunk)
     for game_id in ids:
         live = live_files(disk)  # afresh: the game may have moved since the plan
-        got = files(disk, game_id, live)
+        keep = keep_files(disk)
+        got = files(disk, game_id, live, keep)
         body = bytearray()
         put_varint(body, game_id)
-        body.append(flags(store, game_id, live))
+        body.append(flags(store, game_id, live, keep))
         put_varint(body, len(got))
         for number, _, n in got:
             put_varint(body, number)

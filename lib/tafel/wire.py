@@ -94,6 +94,11 @@ LAST = const(2)
 WHOLE = const(0)
 CHANGED = const(1)  # a file shrank or vanished while it was sent: export the game again
 
+# GAME file numbers from here on are the game's files in keep/ (bytes the store set
+# aside as damaged), KEEP_FILE + k for the k-th by name; below it 0 is the closed
+# journal and n + 1 the live segment n (at most 1000 of them).
+KEEP_FILE = const(0x10000)
+
 
 class WireError(ValueError):
     """A line that is not a good frame; `code` is the ERR code the device answers with."""
@@ -243,7 +248,8 @@ _UPDATE_FIELDS = (("state", 0), ("tries", 0), ("tries_max", 3), ("wdt_ms", 60000
 def parse_info(body):
     """INFO's OK as a dict: flash, games, clock, firmware, and the update state
     (state 0 confirmed, 1 on trial, 2 on probation; "rollbacks" newest first, each
-    {"version", "why", "at", "count"})."""
+    {"version", "why", "at", "count"}); "storage_report": the boot check's notes,
+    each {"key", "game" (id or None), "detail" (text or None)}."""
     r = Body(body)
     out = {}
     for key in ("free_kb", "total_kb", "games", "running", "clock", "next_id"):
@@ -263,12 +269,19 @@ def parse_info(body):
         rec["count"] = r.varint()
         rollbacks.append(rec)
     out["rollbacks"] = rollbacks
+    out["storage_report"] = report = []  # the boot check's notes; older firmware sends none
+    for _ in range(r.varint() if r.pos < len(r.data) else 0):
+        key = r.text()
+        game = r.varint()
+        detail = r.text()
+        report.append({"key": key, "game": game or None, "detail": detail or None})
     return out
 
 
 def parse_game(body):
     """(game id, flags, [(file number, size)]) of a GAME frame; file 0 is the closed
-    journal games/<id>.tj, file n + 1 the live segment live/<id>.<n>."""
+    journal games/<id>.tj, file n + 1 the live segment live/<id>.<n>, file
+    KEEP_FILE + k the game's k-th file in keep/ (damaged bytes set aside)."""
     r = Body(body)
     game_id = r.varint()
     flags = r.byte()

@@ -108,7 +108,7 @@ def test_info_body():
     assert info == {"free_kb": 1872, "total_kb": 1984, "games": 3, "running": 2, "clock": 0, "next_id": 4,
                     "firmware": "0.1.0", "flash": "flash_low", "clock_set": False,
                     "state": 0, "tries": 0, "tries_max": 3, "wdt_ms": 60000, "confirm_ms": 0,
-                    "confirm_left_ms": 0, "bundle_id": "", "rollbacks": []}
+                    "confirm_left_ms": 0, "bundle_id": "", "rollbacks": [], "storage_report": []}
 
 
 def test_info_body_with_the_update_state():
@@ -135,6 +135,36 @@ def test_info_body_with_the_update_state():
                                  {"version": "0.3.3", "why": "key", "at": 0, "count": 0}]
     with pytest.raises(ValueError):  # cut inside the update fields: an error, not the defaults
         wire.parse_info(bytes(out[:-3]))
+    assert info["storage_report"] == []  # a firmware from before the storage report
+
+
+def test_info_body_with_the_storage_report():
+    out = bytearray()
+    for n in (1872, 1984, 1, 0, 0, 2):
+        put_varint(out, n)
+    put_text(out, "0.4.0")
+    put_text(out, "ok")
+    for n in (0, 0, 3, 60000, 20000, 0):  # confirmed
+        put_varint(out, n)
+    put_text(out, "")
+    put_varint(out, 0)  # no rollbacks
+    put_varint(out, 2)
+    for key, game, detail in (("game_damaged", 7, "bad frame at byte 40"), ("index_rebuilt", 0, "3")):
+        put_text(out, key)
+        put_varint(out, game)
+        put_text(out, detail)
+    info = wire.parse_info(bytes(out))
+    assert info["rollbacks"] == []
+    assert info["storage_report"] == [{"key": "game_damaged", "game": 7, "detail": "bad frame at byte 40"},
+                                      {"key": "index_rebuilt", "game": None, "detail": "3"}]
+
+
+def test_keep_files_are_numbered_apart_from_the_journal_files():
+    out = bytearray()
+    for n in (7, 4, 3, 0, 50, 1, 40, wire.KEEP_FILE, 60):
+        put_varint(out, n) if n != 4 else out.append(n)
+    assert wire.parse_game(bytes(out)) == (7, 4, [(0, 50), (1, 40), (wire.KEEP_FILE, 60)])
+    assert wire.KEEP_FILE > 1000  # a game has at most 1000 live segments: numbers 1 ... 1000
 
 
 def test_stream_bodies():

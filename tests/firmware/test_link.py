@@ -447,3 +447,105 @@ def test_a_request_after_done_ends_the_stream_when_the_ack_of_done_was_lost():
     assert [l for l in host.lines() if l.startswith(b"~")] == []  # nothing is sent again
     games, _, _ = host.export(wire.ALL)  # and the next export runs from its start
     assert decode(games[1][1]).totals()[0] == ("Anna", 89)
+
+
+def intact_frames(files):
+    """{seq: payload} of every frame with a good CRC in the files, hunting past damage byte by byte."""
+    from tafel import journal
+
+    out = {}
+    for data in files:
+        pos = 0
+        while pos < len(data):
+            got = journal.read_frame(bytes(data), pos)
+            if got is None:
+                pos += 1
+                continue
+            out.setdefault(got[0], got[1])
+            pos = got[2]
+    return out
+
+
+def set_aside(dev, game_id, flip_at):
+    """What the store does with damage: the live segment keeps its good frames,
+    its whole damaged bytes go to keep/ (plus a copy named .1, as a second set-aside names it)."""
+    disk = dev.app.store.disk
+    seg = "live/%06d.000" % game_id
+    data = bytearray(disk.read(seg))
+    data[flip_at] ^= 0x20
+    disk.mkdir("keep")
+    for name in ("keep/live-%06d.000" % game_id, "keep/live-%06d.000.1" % game_id):
+        f = disk.open(name, "wb")
+        f.write(data)
+        f.close()
+    return bytes(data)
+
+
+def test_export_sends_what_the_store_set_aside_in_keep_with_its_game():
+    dev = played()
+    long_game(dev, 24)  # 25 rounds
+    disk = dev.app.store.disk
+    live = disk.read("live/000001.000")
+    damaged = set_aside(dev, 1, len(live) // 2)
+    f = disk.open("keep/settings", "wb")  # not a game's: stays home
+    f.write(b"{broken")
+    f.close()
+    host = session(dev)
+    games, _, planned = host.export(wire.ALL)
+    flags, files, status = games[1]
+    assert status == wire.WHOLE and flags & wire.DAMAGED and flags & wire.LIVE
+    assert [bytes(f) for f in files] == [live, damaged, damaged]
+    assert planned == [1, len(live) + 2 * len(damaged)]
+    assert len(intact_frames(files[1:])) == 25  # of 26 records one is damaged: the other 25 reach the laptop
+    more, listed = wire.parse_list(host.ok(wire.LIST, varints(0)))
+    assert listed[0]["size"] == planned[1] and listed[0]["damaged"]
+    assert dev.errors == []
+
+
+def test_the_file_numbers_of_keep_files_are_apart_from_the_journal_s():
+    dev = played()
+    set_aside(dev, 1, 20)
+    host = session(dev)
+    host.ok(wire.EXPORT, bytes((wire.ONE, 1)))
+    kind, seq, body = host.frame()
+    game_id, flags, files = wire.parse_game(body)
+    assert kind == wire.GAME and [n for n, _ in files] == [1, wire.KEEP_FILE, wire.KEEP_FILE + 1]
+    assert wire.KEEP_FILE > 1000  # live segments are numbered 1 ... 1000
+
+
+def test_a_game_only_in_keep_goes_out_as_a_damaged_game_of_its_own():
+    dev = played()
+    disk = dev.app.store.disk
+    journal1 = disk.read("live/000001.000")
+    disk.mkdir("keep")
+    f = disk.open("keep/games-000009.tj", "wb")  # game 9 has no history entry, only bytes set aside
+    f.write(journal1)
+    f.close()
+    host = session(dev)
+    games, cursor, planned = host.export(wire.ALL)
+    assert sorted(games) == [1, 9] and cursor == (1, 2)  # the cursor stays the history's
+    flags, files, _ = games[9]
+    assert flags & wire.DAMAGED and [bytes(f) for f in files] == [journal1]
+    assert list(host.export(wire.ONE, 9)[0]) == [9]
+    assert sorted(host.export(wire.SINCE, *cursor)[0]) == [9]  # it goes out every time: it cannot be marked
+    assert wire.parse_numbers(host.ok(wire.MARK, varints(1, 9, len(journal1))), 1) == [0]
+
+
+def test_info_carries_the_storage_report_of_the_boot_check():
+    dev = played()
+    host = session(dev)
+    assert wire.parse_info(host.ok(wire.INFO))["storage_report"] == []
+    dev.app.store.report = [("index_rebuilt", 3), ("game_rebuilt", (7, "from its second copy")),
+                            ("settings_damaged", None), ("flash_low", 40), ("odd", "ä" * 50)]
+    report = wire.parse_info(host.ok(wire.INFO))["storage_report"]
+    assert report[:4] == [{"key": "index_rebuilt", "game": None, "detail": "3"},
+                          {"key": "game_rebuilt", "game": 7, "detail": "from its second copy"},
+                          {"key": "settings_damaged", "game": None, "detail": None},
+                          {"key": "flash_low", "game": None, "detail": "40"}]
+    assert report[4]["detail"] == "ä" * 32  # cut to what a text on the wire may hold
+    dev.app.store.report = [("game_damaged", (i + 1, "bad frame at byte %d" % i)) for i in range(200)]
+    body = host.ok(wire.INFO)
+    report = wire.parse_info(body)["storage_report"]
+    assert len(body) <= wire.MAX_REPLY and 20 < len(report) < 200
+    assert report[-1]["key"] == "more" and int(report[-1]["detail"]) == 200 - (len(report) - 1)
+    assert report[0] == {"key": "game_damaged", "game": 1, "detail": "bad frame at byte 0"}
