@@ -1,0 +1,135 @@
+# One flash-damage trial and the campaign over every block (issue 13; the evening: damage.py).
+#
+# A trial mounts a fresh chip over a damaged copy of the evening's image,
+# boots the store and judges every game (damage_judge.py), then plays on:
+# one more round for the running game and a new game of two rounds; it
+# reboots and judges again, so a reused game id (which destroys acknowledged
+# rounds) or a round that does not survive a remount is counted too.
+# Outcomes: "unmountable" (mount raised StoreError or OSError: `tafel
+# rescue` must read those), "crashed" (anything raised after the mount), or
+# "mounted" with a verdict per game.
+import damage_judge as judge
+from damage import NEW_CREATED, NEW_SEATS, hands_for, mounted, flips
+from sim.flashdev import FlashDev
+from store.errors import StoreError
+from store.fsys import Disk
+from store.store import Store
+from tafel.game import Game
+
+
+class Trial:
+    """One damaged image: outcome 'mounted', 'unmountable' or 'crashed';
+    games [(label, verdict, text)] when it mounted."""
+
+    def __init__(self, block, kind, where):
+        self.block = block
+        self.kind = kind
+        self.where = where  # "byte 812 bit 3", or "" for a whole block
+        self.spot = None  # (byte, bit) of a flip
+        self.outcome = "mounted"
+        self.games = []
+        self.error = ""
+        self.image = None  # kept for an unmountable one (--save-dir)
+
+    def name(self):
+        """A file name for the damaged image: 41-erase, 41-zero, 41-flip496.4 (byte 496, bit 4)."""
+        return "%d-%s" % (self.block, self.kind) + ("%d.%d" % self.spot if self.spot else "")
+
+
+def run_trial(ev, block, kind, pos=0, bit=0):
+    where = "byte %d bit %d" % (pos, bit) if kind == "flip" else ""
+    trial = Trial(block, kind, where)
+    if kind == "flip":
+        trial.spot = (pos, bit)
+    img = ev.damaged(block, kind, pos, bit)
+    try:
+        vol = mounted(FlashDev(image=img))[0]
+    except (StoreError, OSError) as err:
+        trial.outcome = "unmountable"
+        trial.error = repr(err)
+        trial.image = img
+        return trial
+    except Exception as err:
+        return _crashed(trial, "mount", err)
+    stage = "boot"
+    try:
+        store = Store(Disk(vol, "/data"))
+        notes = judge.notes_of(store, store.boot())
+        stage = "survey"
+        found = judge.survey(store)
+        verdicts = {}
+        for gm in ev.games:
+            verdicts[gm.label] = judge.judge(gm, found.get(gm.key()), notes, None, found.unreadable)
+        stage = "playing on"
+        expect = _play_on(store, ev.games, found)
+        stage = "reboot"
+        store = Store(Disk(mounted(FlashDev(image=img))[0], "/data"))
+        notes = judge.notes_of(store, store.boot())
+        stage = "survey after reboot"
+        found = judge.survey(store)
+    except Exception as err:
+        return _crashed(trial, stage, err)
+    for gm in ev.games + [expect["N"][0]]:
+        first = verdicts.get(gm.label)
+        later = None
+        if gm.label in expect:  # played on: exactly what was acknowledged since
+            later = judge.judge(gm, found.get(gm.key()), notes, expect[gm.label][1], found.unreadable)
+        elif first[0] in judge.INTACT:  # still whole after a new game was started?
+            later = judge.judge(gm, found.get(gm.key()), notes, None, found.unreadable)
+        if later is not None and first is not None and later[0] not in judge.INTACT:
+            later = (later[0], "after playing on and a reboot: " + later[1])
+        verdict = judge.worse(first, later)
+        trial.games.append((gm.label, verdict[0], verdict[1]))
+    return trial
+
+
+def _play_on(store, games, found):
+    # One more round for the running game (if it is there, as the store has
+    # it) and a new game with two rounds. Returns label -> (GameModel, expected
+    # signature after a reboot).
+    expect = {}
+    running = [gm for gm in games if gm.label == "R"][0]
+    have = judge.best(running, found.get(running.key()))
+    if have is not None and not have[1].finished:
+        game_id, game = have
+        rec = game.round_record(*hands_for(game.players, len(game.rounds)))
+        store.append(game_id, rec)
+        game.apply(rec)
+        expect["R"] = (running, judge.signature(game))
+    game_id = store.next_game_id()
+    new = Game(NEW_SEATS, "standard", 5000, None, NEW_CREATED, game_id)
+    gm = judge.GameModel("N", NEW_SEATS, NEW_CREATED, game_id, [new.create_record()])
+    store.new_game(game_id, gm.records[0])
+    for r in range(2):
+        rec = new.round_record(*hands_for(NEW_SEATS, r))
+        store.append(game_id, rec)
+        new.apply(rec)
+        gm.records.append(rec)
+    gm.done()
+    expect["N"] = (gm, judge.signature(new))
+    return expect
+
+
+def _crashed(trial, stage, err):
+    trial.outcome = "crashed"
+    trial.error = "%s: %s" % (stage, repr(err))
+    return trial
+
+
+def campaign(ev, flip_count, seed, kinds=("flip", "erase"), each=None):
+    """Every used block x every damage kind in `kinds` ("flip": flip_count
+    single-bit trials per block). Calls each(trial) after every trial
+    (the trial's image is only valid during that call); returns the trials."""
+    out = []
+    for block in ev.blocks:
+        todo = []
+        if "flip" in kinds:
+            todo += [("flip", pos, bit) for pos, bit in flips(ev.image, block, flip_count, seed)]
+        todo += [(k, 0, 0) for k in ("erase", "zero") if k in kinds]
+        for kind, pos, bit in todo:
+            trial = run_trial(ev, block, kind, pos, bit)
+            if each is not None:
+                each(trial)
+            trial.image = None
+            out.append(trial)
+    return out
