@@ -11,7 +11,9 @@
 #               "target": 500, "players": ["Anna", "Ben", "Cleo"], "values": {"swap": 50},
 #               "rounds": [{"number": 1, "winner": "Anna", "hands": [0, 36, 53], "scores": [89, 0, 0]}],
 #               "totals": [89, 0, 0], "finished": false, "ended_early": false, "winners": [],
-#               "records": 2, "damage": null}]}
+#               "records": 2, "damage": null, "set_aside": []}],
+#    "storage_report": [{"key": "game_damaged", "game": 7, "detail": "bad frame at byte 40"}],
+#    "unreadable": [{"id": 9, "damage": "...", "set_aside": [...]}]}
 #
 # hands[i], scores[i] and totals[i] belong to players[i]; a hand is null for a
 # seat that was out of the game (challenge). "created" is null when the device
@@ -20,7 +22,11 @@
 # journal records the game was rebuilt from: the journal only grows, so of two
 # exports of one game the one with more records is the newer (history.py uses
 # that). "damage" says where a journal stopped being readable, if it did; the
-# game then holds what came before.
+# game then holds what came before, and "set_aside" every intact record after
+# the damage that could not be replayed ({"seq": 14, "kind": "round",
+# "winner": "Ben", "hands": [...]}: salvage.describe). "storage_report" is
+# what the device's boot check found and did (INFO); "unreadable" the games
+# with intact records but no readable start (no create record).
 import csv
 import io
 import json
@@ -29,6 +35,8 @@ import time
 from tafel import records, wire
 from tafel.cards import DEFAULT_VALUES, RANKS
 from tafel.errors import RecordError, ScoreError
+
+from . import salvage
 
 FORMAT = "tafel-export"
 VERSION = 1
@@ -86,17 +94,65 @@ def game_doc(game, records_used=None, damage=None):
     }
 
 
+class Unreadable(RecordError):
+    """A game without a readable start; `unplaced` is what the export keeps of it
+    ({"id", "damage", "set_aside"}: every intact record, described)."""
+
+    def __init__(self, text, unplaced):
+        RecordError.__init__(self, text)
+        self.unplaced = unplaced
+
+
 def game_from_files(files, game_id=None):
-    """One game of the export document from its journal files' bytes, in the
-    order the device lists them (closed journal, then live segments)."""
-    payloads, problems = wire.journal_records(files)
-    if not payloads:
-        raise RecordError("; ".join(problems) or "empty journal")
-    game, used, misfit = rebuild(payloads)
+    """One game of the export document from its files, in the order the device
+    lists them: bytes, or (GAME file number, bytes) so that files set aside in
+    keep/ (wire.KEEP_FILE on) are told apart. Every intact record is merged by
+    number; the run from the create record on is replayed, every later one
+    listed in "set_aside" and counted in "damage". Unreadable (a RecordError)
+    when no create record starts the run."""
+    files = [f if isinstance(f, tuple) else (0, f) for f in files]
+    # The journal's own files say where the device's reading stops; keep/ holds damage by definition.
+    _, problems = wire.journal_records([data for number, data in files if number < wire.KEEP_FILE])
+    found = salvage.find([data for _, data in files])
+    payloads = found.run()
+    try:
+        if not payloads:
+            raise RecordError("; ".join(problems) or "empty journal")
+        game, used, misfit = rebuild(payloads)
+    except (RecordError, ScoreError) as err:
+        rest = [salvage.describe(seq, found.records[seq]) for seq in sorted(found.records)]
+        rest += [salvage.describe(seq, payload, foreign=True) for seq, payload in found.foreign]
+        if not rest:
+            raise
+        text = "no readable start (%s); %d intact record%s set aside" % (err, len(rest), "" if len(rest) == 1 else "s")
+        raise Unreadable(text, {"id": game_id, "damage": text, "set_aside": rest}) from None
     if game_id is not None and game.game_id != game_id:
         raise RecordError("journal of game %d sent as game %d" % (game.game_id, game_id))
-    damage = "; ".join(problems + ([misfit] if misfit else [])) or None
-    return game_doc(game, used, damage)
+    rest = [salvage.describe(seq, found.records[seq], game.players) for seq in sorted(found.records) if seq >= used]
+    notes = problems + ([misfit] if misfit else [])
+    if rest:
+        gap = found.missing(used)
+        notes.append("%d intact record%s after %s could not be replayed%s; see set_aside" % (
+            len(rest), "" if len(rest) == 1 else "s", "the gap" if gap else "it",
+            " (missing: %s)" % salvage.ranges(gap) if gap else ""))
+    if found.conflicts:
+        notes.append("%d record%s differ between copies (the first was used)"
+                     % (found.conflicts, "" if found.conflicts == 1 else "s"))
+    if found.foreign:
+        notes.append("%d record%s of another game with this id (foreign in set_aside)"
+                     % (len(found.foreign), "" if len(found.foreign) == 1 else "s"))
+        rest += [salvage.describe(seq, payload, foreign=True) for seq, payload in found.foreign]
+    doc = game_doc(game, used, "; ".join(_unique(notes)) or None)
+    doc["set_aside"] = rest
+    return doc
+
+
+def _unique(texts):
+    out = []
+    for text in texts:
+        if text not in out:
+            out.append(text)
+    return out
 
 
 def game_from_journal(data, game_id=None):
@@ -104,16 +160,23 @@ def game_from_journal(data, game_id=None):
     return game_from_files([data], game_id)
 
 
-def document(device_id, firmware, games, cursor=None, exported=None):
-    """The whole export: `games` are game dicts (game_doc / game_from_journal)."""
-    return {
+def document(device_id, firmware, games, cursor=None, exported=None, storage_report=None, unreadable=None):
+    """The whole export: `games` are game dicts (game_doc / game_from_journal);
+    storage_report (INFO's notes) and unreadable (Unreadable.unplaced) when given."""
+    doc = {
         "format": FORMAT,
         "version": VERSION,
         "device": {"id": device_id, "firmware": firmware},
         "exported": iso(int(time.time() if exported is None else exported)),
         "cursor": cursor,
-        "games": sorted(games, key=lambda g: g["id"]),
     }
+    if storage_report is not None:
+        doc["storage_report"] = [{"key": n["key"], "game": n.get("game"), "detail": n.get("detail")}
+                                 for n in storage_report]
+    if unreadable is not None:
+        doc["unreadable"] = sorted(unreadable, key=lambda g: g["id"] or 0)
+    doc["games"] = sorted(games, key=lambda g: g["id"])
+    return doc
 
 
 def check(doc, source="export"):
@@ -163,12 +226,15 @@ def to_json(doc):
     def dump(value):
         return json.dumps(value, ensure_ascii=False)
 
+    def rows(items):  # a list one element a line
+        return "[%s]" % ("\n" + ",\n".join("    " + dump(item) for item in items) + "\n   " if items else "")
+
     head = ",\n".join(' %s: %s' % (dump(k), dump(v)) for k, v in doc.items() if k != "games")
     games = []
     for game in doc["games"]:
-        fields = ", ".join("%s: %s" % (dump(k), dump(v)) for k, v in game.items() if k != "rounds")
-        rounds = ",\n".join("    " + dump(rnd) for rnd in game["rounds"])
-        games.append('  {%s,\n   "rounds": [%s]}' % (fields, "\n" + rounds + "\n   " if rounds else ""))
+        lists = [k for k in ("rounds", "set_aside") if k in game]
+        fields = ", ".join("%s: %s" % (dump(k), dump(v)) for k, v in game.items() if k not in lists)
+        games.append("  {%s,\n%s}" % (fields, ",\n".join("   %s: %s" % (dump(k), rows(game[k])) for k in lists)))
     body = "[\n" + ",\n".join(games) + "\n ]" if games else "[]"
     return "{\n%s,\n \"games\": %s\n}\n" % (head, body)
 

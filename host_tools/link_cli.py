@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tafel import wire
 
-from . import export, ports
+from . import export, ports, salvage, storage_notes
 from .export_state import DeviceState
 from .link_client import BAUD, DeviceError, DeviceGone, Link, LinkError
 
@@ -150,6 +150,8 @@ def _info(link):
     print("update   %s" % update_state(info))
     for rec in info["rollbacks"]:
         print("rollback %s given up %s: %s" % (rec["version"], rollback_when(rec["at"]), rollback_why(rec)))
+    for note in info["storage_report"]:
+        print("flash check: %s" % storage_notes.say(note))
     cursor, spool = state.cursor(), state.spooled()
     print("exported %s" % ("last cursor " + cursor if cursor else "never from this laptop"))
     if spool:
@@ -248,6 +250,7 @@ def _export(link, args, fmt):
                 _say("no earlier export of %s on this laptop: exporting every game" % device)
     elif args.since:
         cursor = args.since
+    report = link.info()["storage_report"]  # what the boot check found, into the file
     state.begin(cursor, keep=resume)
     in_order = [True]  # every game so far came whole: the spool's cursor may follow
 
@@ -282,12 +285,19 @@ def _export(link, args, fmt):
         return DEVICE_ERROR if not isinstance(err, KeyboardInterrupt) else 130
     finally:
         bar.stop()
-    for game_id, why in result.unreadable:
-        _say("game %d cannot be read (%s); it is left out" % (game_id, why))
-    doc = export.document(device, link.hello["fw"], list(games.values()), cursor=result.cursor)
+    for text in salvage.tell(games, result.unplaced, result.unreadable):
+        _say(text)
+    doc = export.document(device, link.hello["fw"], list(games.values()), cursor=result.cursor,
+                          storage_report=report, unreadable=result.unplaced)
     out = _write(doc, fmt, args.output, device)
-    if marks:
-        link.mark(sorted(marks.items()))
+    try:
+        if marks:
+            link.mark(sorted(marks.items()))
+    except LinkError as err:  # the file is whole; the spool stays, so the next --since marks them
+        state.end(False)
+        _say("%s is written, but marking its games exported on the device failed (%s). "
+             "Nothing is lost: `tafel export --since` marks them (and brings them again)." % (out, err))
+        return DEVICE_ERROR
     state.save_cursor(result.cursor)
     state.end(True)
     rate = result.wire_in / result.seconds if result.seconds else 0

@@ -12,8 +12,11 @@
 # without doing it twice); after `tries`, a new handshake and once more;
 # then DeviceGone. The export stream (link_stream.py) acks every frame, asks
 # for a resend (ACK 01, go-back-N) at a gap or a damaged line, and gives up
-# with DeviceGone after stream_timeout of silence. Errors are never OSError
-# subclasses, so ports.find can tell "cannot open" from "no Tafel here".
+# with DeviceGone after stream_timeout of silence. A request answered "busy"
+# right after an export (a device that had not yet taken the ACK of DONE) is
+# asked again after acking DONE once more, BUSY_TRIES times at most. Errors
+# are never OSError subclasses, so ports.find can tell "cannot open" from
+# "no Tafel here".
 import time
 
 from tafel import wire
@@ -25,6 +28,8 @@ CONFIRM_TIMEOUT = 35.0  # DELETE and WIPE wait for a person at the device
 STREAM_TIMEOUT = 10.0  # silence in an export stream before the device counts as gone
 STREAM_NUDGE = 2.0  # silence after which the host acks again (its ACK may have been lost)
 TRIES = 3
+BUSY_TRIES = 3  # a request answered "busy" just after an export: asked again this often
+BUSY_WAIT = 0.2  # seconds between those tries (a device step is 10 ms)
 MARK_MAX = 20  # games in one MARK request (docs/protocol.md)
 
 
@@ -60,6 +65,8 @@ class Link:
         self.stream_timeout = t.get("stream", STREAM_TIMEOUT)
         self.stream_nudge = t.get("nudge", STREAM_NUDGE)
         self.handshake_timeout = t.get("handshake", HANDSHAKE_TIMEOUT)
+        self.busy_wait = t.get("busy", BUSY_WAIT)
+        self._stream_end = None  # the ACK that ends the last export stream, until a request after it succeeds
         self.wire_out = 0  # bytes written to the port, and read from it (for the benchmark)
         self.wire_in = 0
 
@@ -146,6 +153,7 @@ class Link:
                                        % (hello["proto"], wire.PROTOCOL))
                     self.hello = hello
                     self._seq = 0
+                    self._stream_end = None
                     return hello
                 if line.strip():
                     seen.append(line.strip()[:60].decode("ascii", "replace"))
@@ -156,6 +164,22 @@ class Link:
 
     def request(self, kind, body=b"", timeout=None):
         """Send one request; the OK body, or DeviceError for ERR, DeviceGone if nothing answers."""
+        for attempt in range(BUSY_TRIES + 1):
+            try:
+                got = self._request(kind, body, timeout)
+                self._stream_end = None
+                return got
+            except DeviceError as err:
+                if err.code != "busy" or self._stream_end is None or attempt == BUSY_TRIES:
+                    raise
+            # A device from before the fix of issue 13 ends an export only a step after
+            # the ACK of DONE (or never, if that ACK was lost): ack again, wait, ask again.
+            self.ack(self._stream_end)
+            deadline = time.monotonic() + self.busy_wait
+            while self._frame(deadline) is not None:
+                pass  # a resent stream frame, or nothing: the wait itself
+
+    def _request(self, kind, body, timeout):
         timeout = self.reply_timeout if timeout is None else timeout
         for attempt in range(2):
             self._seq = self._seq % 0xFFFF + 1
@@ -278,7 +302,9 @@ class Link:
             progress(0, result.bytes)
         from .link_stream import ExportStream
 
-        ExportStream(self, result, on_game, progress).run()
+        stream = ExportStream(self, result, on_game, progress)
+        stream.run()
+        self._stream_end = stream.expected & 0xFFFF
         result.seconds = time.monotonic() - started
         return result
 

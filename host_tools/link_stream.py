@@ -26,6 +26,7 @@ class ExportResult:
         self.wire_in = 0  # bytes of the stream's lines, as they came over the wire
         self.changed = []  # ids whose files changed while sent (GEND status 1)
         self.unreadable = []  # (id, why) of games whose journal has no readable start
+        self.unplaced = []  # what the export keeps of those: {"id", "damage", "set_aside"} (export.Unreadable)
         self.cursor = None  # "G:S" of DONE
         self.seconds = 0.0
 
@@ -103,8 +104,10 @@ class ExportStream:
             self.result.changed.append(game_id)
         else:
             try:
-                doc = export.game_from_files([bytes(data) for data in game[3].values()], game_id)
+                doc = export.game_from_files([(n, bytes(data)) for n, data in game[3].items()], game_id)
             except RecordError as err:
                 self.result.unreadable.append((game_id, str(err)))
+                if getattr(err, "unplaced", None):
+                    self.result.unplaced.append(err.unplaced)
         if self.on_game:
             self.on_game(game_id, flags, doc, sum(game[2].values()) if game else 0)
