@@ -5,7 +5,7 @@ import sys
 from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
-from . import __version__, bundle_cli, hardware, history_cli, keys, link_cli, serve_update, sim, update_client
+from . import __version__, bundle_cli, hardware, history_cli, keys, link_cli, rescue, serve_update, sim, update_client
 from . import flash as flash_cli
 
 
@@ -60,6 +60,7 @@ def build_parser():
     update_client.add_parser(commands)
     serve_update.add_parser(commands)
     flash_cli.add_parser(commands)
+    rescue.add_parser(commands)
     return parser
 
 
