@@ -128,11 +128,8 @@ def tell(games, unplaced, unreadable):
     for game_id in sorted(games):
         g = games[game_id]
         if g.get("damage"):
-            kept = len(g.get("set_aside") or ())
-            out.append("game %d is damaged: %d round%s replayed%s (%s)" % (
-                game_id, len(g["rounds"]), "" if len(g["rounds"]) == 1 else "s",
-                ", %d intact record%s more in its set_aside" % (kept, "" if kept == 1 else "s") if kept else "",
-                g["damage"]))
+            out.append("game %d is damaged: %d round%s replayed; %s" % (
+                game_id, len(g["rounds"]), "" if len(g["rounds"]) == 1 else "s", g["damage"]))
     for u in unplaced:
         out.append("game %s has no readable start; its %d intact records are under \"unreadable\""
                    % (u["id"], len(u["set_aside"])))

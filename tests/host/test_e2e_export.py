@@ -11,9 +11,11 @@ import threading
 import pytest
 
 import sim_games
-from simlink import RUN_PY, SimPort, play, tafel
+from simlink import ROOT, RUN_PY, SimPort, play, tafel
+from tafel.game import Game
 from tafel_host.cli import main
 from tafel_host.export_state import DeviceState
+from tafel_host.sim import find_micropython
 
 pytestmark = [
     pytest.mark.skipif(not RUN_PY.is_file(), reason="firmware/sim/run.py is not there"),
@@ -163,3 +165,67 @@ def test_resume_after_the_device_vanishes_mid_export(hundred, tmp_path, data_hom
     with SimPort(idle, flash, tmp_path) as sim:  # plugged in again: a new pseudo-terminal
         assert main(["export", "--port", sim.port, "--since", "-o", str(tmp_path / "rest.json")]) == 0
     assert_as_played(json.loads((tmp_path / "rest.json").read_text()), hundred[1])
+
+
+# The issue's game (issue 13): 25 rounds, one record damaged in both copies on the flash.
+FLIP_RECORD = """
+import sys
+sys.path[:0] = ["firmware", "lib"]
+import vfs
+from sim.flashdev import FlashDev
+dev = FlashDev(path=sys.argv[1])
+vol = vfs.VfsLfs2(dev, mtime=False)
+bad = int(sys.argv[2])
+for path in ("/data/live/000001.000", "/twin/live/000001.000"):
+    f = vol.open(path, "rb")
+    data = bytearray(f.read())
+    f.close()
+    pos = 0
+    while pos < len(data):  # frames: u16 length, u32 number, payload, u32 CRC
+        if data[pos + 2] | data[pos + 3] << 8 == bad:
+            data[pos + 8] ^= 0x20  # in the payload: its CRC no longer holds
+            break
+        pos += 10 + (data[pos] | data[pos + 1] << 8)
+    f = vol.open(path, "wb")
+    f.write(data)
+    f.close()
+dev.close()
+"""
+
+
+def twenty_five_rounds():
+    """(key script, [(winner seat, hands)]): a game of Anna, Ben and Cleo to 9999, 25 rounds, still running."""
+    rounds = [(r % 3, [0 if s == r % 3 else 1 + (r * 7 + s * 3) % 40 for s in range(3)]) for r in range(25)]
+    lines = ["1 D 9 9 9 9 D"] + ["# # " + name for name in sim_games.TYPED] + ["D #"]
+    for winner, hands in rounds:
+        lines.append(" D ".join("A" if s == winner else " ".join(str(h)) for s, h in enumerate(hands)) + " # # #")
+    return "\n".join(lines) + "\n", rounds
+
+
+def test_the_records_after_a_damaged_one_come_home_set_aside(tmp_path, data_home, capsys):
+    keys, rounds = twenty_five_rounds()
+    script = tmp_path / "evening.txt"
+    script.write_text(keys)
+    flash = tmp_path / "flash.img"
+    play(script, flash)
+    flipped = subprocess.run([str(find_micropython()), "-c", FLIP_RECORD, str(flash), "11"], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert flipped.returncode == 0, flipped.stderr
+    with SimPort(idle_script(tmp_path), flash, tmp_path) as sim:  # boots: the check sets the damage aside
+        assert main(["export", "--port", sim.port, "-o", str(tmp_path / "e.json")]) == 0
+        err = capsys.readouterr().err
+        assert main(["info", "--port", sim.port]) == 0
+        info = capsys.readouterr().out
+    assert "game 1 is damaged: 10 rounds replayed; 14 intact records after the gap could not be replayed" in err
+    doc = json.loads((tmp_path / "e.json").read_text())
+    (game,) = doc["games"]
+    played = Game(("Anna", "Ben", "Cleo"), target=9999)
+    for winner, hands in rounds[:10]:
+        played.add_round({p: hands[s] for s, p in enumerate(played.players) if s != winner}, played.players[winner])
+    assert game["totals"] == [total for _, total in played.totals()] and len(game["rounds"]) == 10
+    assert [r["seq"] for r in game["set_aside"]] == list(range(12, 26))  # record 11 is round 11
+    assert [(r["winner"], r["hands"]) for r in game["set_aside"]] == [
+        (game["players"][w], h) for w, h in rounds[11:]]
+    assert "missing: 11" in game["damage"]
+    assert any(n["key"] == "game_damaged" and n["game"] == 1 for n in doc["storage_report"])
+    assert "flash check: game 1 had damaged records" in info

@@ -212,6 +212,7 @@ def test_tafel_export_tells_each_damaged_game():
     game = export.game_from_files([(1, b"".join(frames[:11])), (wire.KEEP_FILE, damaged)])
     lines = salvage.tell({1: game, 2: export.game_from_journal(comeback_game()[1])},
                          [{"id": 9, "damage": "x", "set_aside": [{}, {}]}], [(9, "no records"), (4, "empty journal")])
-    assert lines[0].startswith("game 1 is damaged: 10 rounds replayed, 14 intact records more in its set_aside (")
+    assert lines[0] == ("game 1 is damaged: 10 rounds replayed; 14 intact records after the gap could not be "
+                        "replayed (missing: 11); see set_aside")
     assert lines[1:] == ['game 9 has no readable start; its 2 intact records are under "unreadable"',
                          "game 4 cannot be read (empty journal); it is left out"]

@@ -89,7 +89,7 @@ def test_export_brings_the_records_set_aside_and_the_storage_report(data_home, t
         out = tmp_path / "e.json"
         assert main(["export", "--port", dev.url, "-o", str(out)]) == 0
         err = capsys.readouterr().err
-        assert "game 1 is damaged: 10 rounds replayed, 14 intact records more in its set_aside" in err
+        assert "game 1 is damaged: 10 rounds replayed; 14 intact records after the gap could not be replayed" in err
         assert "game 2" not in err
         doc = json.loads(out.read_text())
         game = doc["games"][0]
