@@ -101,17 +101,17 @@ def _device(argv):
             damage.save_image(trial.image, path)
             saved.append(path)
 
-    trials = damage_trial.campaign(ev, opts["flips"], opts["seed"], kinds, each)
+    tally = damage_trial.campaign(ev, opts["flips"], opts["seed"], kinds, each)
     secs = time.ticks_diff(time.ticks_ms(), t) / 1000.0
     print("The evening: games %s; %d blocks of 4 KB written (%s); seed %d, %d flips a block%s; %d trials in %.0f s"
           % (", ".join("%s %d records" % (gm.label, len(gm.records)) for gm in ev.games), len(ev.blocks),
              _ranges(ev.blocks), opts["seed"], opts["flips"], ", blocks zeroed too" if opts["zero"] else "",
-             len(trials), secs))
+             tally.total()["trials"], secs))
     print("Per trial: 4 games of the evening + 1 started after the damage (N), judged after boot and after a reboot.")
     print()
-    print(judge.table(judge.tally(trials)))
+    print(judge.table(tally.rows()))
     print()
-    bad = judge.failures(trials, ev.describe)
+    bad = judge.failures(tally.failing, ev.describe)
     print("Trials that lost, broke or could not mount (%d lines):" % len(bad) if bad else "No trial lost a game, raised or failed to mount.")
     for line in bad:
         print("  " + line)

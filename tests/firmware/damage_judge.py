@@ -202,23 +202,36 @@ def _say(notes):
 COLUMNS = ("damage", "trials", "unmountable", "games kept", "rebuilt", "reported lost", "silent", "wrong", "crashed")
 
 
-def tally(trials):
-    """Rows of COLUMNS, one per damage kind that occurs, in KINDS order."""
-    rows = []
-    for kind, title in KINDS:
-        mine = [t for t in trials if t.kind == kind]
-        if not mine:
-            continue
-        row = [title, len(mine), 0, 0, 0, 0, 0, 0, 0]
-        for t in mine:
-            if t.outcome == "unmountable":
-                row[2] += 1
-            elif t.outcome == "crashed":
-                row[8] += 1
-            for _, verdict, _ in t.games:
-                row[3 + VERDICTS.index(verdict)] += 1
-        rows.append(row)
-    return rows
+class Tally:
+    """The campaign's counts, kept as trials come (a long campaign keeps no
+    trial that went well: the heap holds only the counts and the failing)."""
+
+    def __init__(self):
+        self.counts = {}  # kind -> [trials, unmountable, kept, rebuilt, reported, silent, wrong, crashed]
+        self.failing = []  # trials with an outcome or a game that is not fine
+
+    def add(self, trial):
+        row = self.counts.get(trial.kind)
+        if row is None:
+            row = self.counts[trial.kind] = [0] * (len(COLUMNS) - 1)
+        row[0] += 1
+        if trial.outcome == "unmountable":
+            row[1] += 1
+        elif trial.outcome == "crashed":
+            row[7] += 1
+        for _, verdict, _ in trial.games:
+            row[2 + VERDICTS.index(verdict)] += 1
+        if trial.outcome != "mounted" or any(g[1] not in INTACT for g in trial.games):
+            trial.image = None
+            self.failing.append(trial)
+
+    def rows(self):
+        """Rows of COLUMNS, one per damage kind that occurred, in KINDS order."""
+        return [[title] + self.counts[kind] for kind, title in KINDS if kind in self.counts]
+
+    def total(self):
+        """{column: sum over every kind} for the columns after "damage"."""
+        return dict((COLUMNS[i], sum(self.counts[k][i - 1] for k in self.counts)) for i in range(1, len(COLUMNS)))
 
 
 def table(rows):

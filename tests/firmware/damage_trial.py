@@ -8,6 +8,8 @@
 # Outcomes: "unmountable" (mount raised StoreError or OSError: `tafel
 # rescue` must read those), "crashed" (anything raised after the mount), or
 # "mounted" with a verdict per game.
+import gc
+
 import damage_judge as judge
 from damage import NEW_CREATED, NEW_SEATS, hands_for, mounted, flips
 from sim.flashdev import FlashDev
@@ -118,9 +120,9 @@ def _crashed(trial, stage, err):
 
 def campaign(ev, flip_count, seed, kinds=("flip", "erase"), each=None):
     """Every used block x every damage kind in `kinds` ("flip": flip_count
-    single-bit trials per block). Calls each(trial) after every trial
-    (the trial's image is only valid during that call); returns the trials."""
-    out = []
+    single-bit trials per block). Calls each(trial) after every trial (the
+    trial's image is only valid during that call); returns a judge.Tally."""
+    tally = judge.Tally()
     for block in ev.blocks:
         todo = []
         if "flip" in kinds:
@@ -131,5 +133,6 @@ def campaign(ev, flip_count, seed, kinds=("flip", "erase"), each=None):
             if each is not None:
                 each(trial)
             trial.image = None
-            out.append(trial)
-    return out
+            tally.add(trial)
+            gc.collect()  # each trial leaves ~100 blocks' garbage: collect before it splits the heap
+    return tally

@@ -37,16 +37,14 @@ def _model(label):
 def test_no_single_bit_flip_or_erased_block_loses_a_game_or_goes_unsaid():
     ev = _ev()
     t = time.ticks_ms()
-    trials = damage_trial.campaign(ev, FLIPS, SEED)
+    tally = damage_trial.campaign(ev, FLIPS, SEED)
     ms = time.ticks_diff(time.ticks_ms(), t)
-    rows = judge.tally(trials)
-    bad = judge.failures(trials, ev.describe)
+    total = tally.total()
     print("flash damage: %d trials over the %d blocks in use, %d flips a block, seed %d, %.1f s"
-          % (len(trials), len(ev.blocks), FLIPS, SEED, ms / 1000.0))
-    print(judge.table(rows))
-    for line in bad:
+          % (total["trials"], len(ev.blocks), FLIPS, SEED, ms / 1000.0))
+    print(judge.table(tally.rows()))
+    for line in judge.failures(tally.failing, ev.describe):
         print("  " + line)
-    total = dict((judge.COLUMNS[i], sum(r[i] for r in rows)) for i in range(1, len(judge.COLUMNS)))
     assert total["trials"] == len(ev.blocks) * (FLIPS + 1)
     mounted = total["trials"] - total["unmountable"] - total["crashed"]
     assert sum(total[c] for c in judge.COLUMNS[3:8]) == 5 * mounted  # 4 games + the new one each
