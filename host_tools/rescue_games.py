@@ -49,6 +49,7 @@ class Found:
         self.copies = {}  # path -> Copy: every version of one file, together
         self.conflicts = []
         self.raw = []  # (where, first seq, last seq, records new) of raw runs placed here, and why
+        self.foreign = []  # (seq, payload) from a copy that starts another game with this id
         self.seats = None
 
     def add(self, seq, payload, rank, label):
@@ -98,15 +99,22 @@ def from_files(volume):
             game_id = create[0].rec[1]
         reads.append((copy.rank, copy.path, label, game_id, recs, problems))
     reads.sort(key=lambda r: (r[0], r[1]))
-    for rank, path, label, game_id, recs, problems in reads:  # the create records first: they set the seats
+    own = {}  # game id -> its create record: the best copy's
+    for rank, path, label, game_id, recs, problems in reads:
         for f in recs:
-            if f.seq == 0 and f.rec[0] == "create":
-                game = games.setdefault(game_id, Found(game_id))
-                if game.seats is None:
-                    game.seats = f.seats()
+            if f.seq == 0 and f.rec[0] == "create" and game_id not in own:
+                own[game_id] = f.payload
+                games.setdefault(game_id, Found(game_id)).seats = f.seats()
     for rank, path, label, game_id, recs, problems in reads:
         game = games.setdefault(game_id, Found(game_id))
         seqs = []
+        start = [f.payload for f in recs if f.seq == 0 and f.rec[0] == "create"]
+        if start and start[0] != own[game_id]:
+            # another game with the same id (ids reused by an older firmware): never mixed in
+            game.foreign.extend((f.seq, f.payload) for f in recs if (f.seq, f.payload) not in game.foreign)
+            problems.append("holds another game with this id: its %d records are kept apart" % len(recs))
+            game.copies.setdefault(path, Copy(path)).add(rank, [], problems)
+            continue
         for f in recs:
             if game.seats is not None and not game.fits([f]):
                 problems.append("record %d has %d seats, the game %d" % (f.seq, f.seats(), game.seats))
@@ -128,6 +136,7 @@ def place(games, runs):
             duplicates += 1
             continue
         pending.append(run)
+    pending.sort(key=lambda r: -len(r.frames))  # the longest runs first: the fewest sources to tell
     why = {}
     while True:
         # What a create record or known records settle comes first, and again
@@ -240,7 +249,7 @@ class Rebuilt:
 
     @property
     def complete(self):
-        return self.game is not None and not self.set_aside and self.stop is None
+        return self.game is not None and not self.set_aside and self.stop is None and not self.found.foreign
 
 
 def rebuild(found):

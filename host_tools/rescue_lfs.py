@@ -104,17 +104,34 @@ def _walk(buf, off, ptag, crc, resynced, out):
         off += n
 
 
-def parse_block(buf):
-    """(revision, [Commit]) of a metadata block, or None if no commit in it checks out."""
+def parse_block(buf, known=False):
+    """(revision, [Commit]) of a metadata block, or None if no commit in it
+    checks out. known: a block some metadata names as a directory's, so even
+    with its first commit damaged later ones are looked for."""
     if len(buf) < 16 or buf[4:8] == b"\xff\xff\xff\xff":
         return None
     out = []
     failed, _ = _walk(buf, 4, 0xFFFFFFFF, lfs_crc(0xFFFFFFFF, buf[:4]), False, out)
-    if not out:
+    if not out and (not known or failed is None):
         return None
     while failed is not None:  # damage inside the log: look for commits after it
         failed = _resync(buf, failed, out)
+    if not out:
+        return None
     return struct.unpack_from("<I", buf, 0)[0], out
+
+
+def lost(buf, commits):
+    """[(start, end)]: the stretches of a metadata log no valid commit covers,
+    before, between and after the commits found (erased space excluded)."""
+    out, pos = [], 4
+    for c in commits:
+        if c.start > pos:
+            out.append((pos, c.start))
+        pos = c.end
+    if buf[pos:].strip(b"\xff"):
+        out.append((pos, len(buf.rstrip(b"\xff"))))
+    return out
 
 
 def _resync(buf, after, out):
@@ -224,16 +241,17 @@ def ctz_index(off, block_size=BLOCK_SIZE):
     return i, off - b * i - 4 * bin(i).count("1")
 
 
-def read_ctz(read_block, head, size, usable, block_size=BLOCK_SIZE):
+def read_ctz(read_block, head, size, unusable, block_size=BLOCK_SIZE):
     """A CTZ file's bytes as far as they can be read: (pieces, where, problem).
     pieces: [(file offset, bytes)], contiguous runs; where: [(block, offset in
     block, length)] the bytes came from; problem: None or a short text.
-    read_block(n) gives a block's bytes; usable(n) says whether block n can
-    hold file data at all (in range, not erased, not a metadata block)."""
+    read_block(n) gives a block's bytes; unusable(n) says why block n cannot
+    hold file data (outside the flash, erased, a metadata block), or None."""
     if size == 0:
         return [], [], None
-    if not usable(head):
-        return [], [], "head block %d unusable" % head
+    why = unusable(head)
+    if why is not None:
+        return [], [], "its last block (%d) is %s" % (head, why)
     last, last_end = ctz_index(size - 1, block_size)
     found = {last: head}
     for k in range(last, 0, -1):  # every block reached so far offers its pointers
@@ -244,7 +262,7 @@ def read_ctz(read_block, head, size, usable, block_size=BLOCK_SIZE):
         for i in range(_ctz(k) + 1):
             target = k - (1 << i)
             ptr = struct.unpack_from("<I", data, 4 * i)[0]
-            if target not in found and usable(ptr):
+            if target not in found and unusable(ptr) is None:
                 found[target] = ptr
     pieces, where, missing = [], [], []
     run_at, run = None, []
@@ -269,5 +287,5 @@ def read_ctz(read_block, head, size, usable, block_size=BLOCK_SIZE):
         pieces.append((run_at, b"".join(run)))
     problem = None
     if missing:
-        problem = "%d of %d blocks unreachable" % (len(missing), last + 1)
+        problem = "%d of its %d blocks cannot be reached (erased, or reused since)" % (len(missing), last + 1)
     return pieces, where, problem

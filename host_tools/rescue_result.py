@@ -8,6 +8,7 @@
 # the document a "rescue" section: the image and the records found but not
 # placed in any game.
 from . import export, salvage
+from .rescue_frames import decode
 from .rescue_games import RANKS
 from .rescue_volume import CURRENT
 
@@ -19,12 +20,20 @@ def _copies(found):
 
 def damage(result):
     """The export's "damage" text of a rebuilt game: None when it is whole."""
-    if result.stop is None:
-        return None
-    n = len(result.set_aside)
-    if not n:
-        return result.stop
-    return "%s; %d intact record%s after it set aside" % (result.stop, n, "" if n == 1 else "s")
+    out = []
+    if result.stop is not None:
+        n = len(result.set_aside)
+        out.append(result.stop if not n else "%s; %d intact record%s after it set aside"
+                   % (result.stop, n, "" if n == 1 else "s"))
+    n = len(result.found.foreign)
+    if n:
+        out.append("%d record%s of another game with this id (foreign in set_aside)" % (n, "" if n == 1 else "s"))
+    return "; ".join(out) or None
+
+
+def _aside(result, players=None):
+    out = [salvage.describe(s, p, players) for s, p in result.set_aside]
+    return out + [salvage.describe(s, p, foreign=True) for s, p in sorted(result.found.foreign)]
 
 
 def game_entry(result):
@@ -33,7 +42,7 @@ def game_entry(result):
         return None
     game, found = result.game, result.found
     doc = export.game_doc(game, result.used, damage(result))
-    doc["set_aside"] = [salvage.describe(s, p, game.players) for s, p in result.set_aside]
+    doc["set_aside"] = _aside(result, game.players)
     doc["rescue"] = {
         "copies": [{"path": c.path, "current": c.rank == CURRENT, "versions": c.versions, "records": len(c.seqs),
                     "problems": c.problems} for c in _copies(found)],
@@ -45,8 +54,7 @@ def game_entry(result):
 
 def document(results, unplaced, device_id, source):
     games = [d for d in (game_entry(r) for r in results) if d is not None]
-    unreadable = [{"id": r.found.id, "damage": damage(r), "set_aside": [salvage.describe(s, p) for s, p in r.set_aside]}
-                  for r in results if r.game is None]
+    unreadable = [{"id": r.found.id, "damage": damage(r), "set_aside": _aside(r)} for r in results if r.game is None]
     doc = export.document(device_id, None, games, unreadable=unreadable)
     doc["rescue"] = {
         "image": source,
@@ -89,9 +97,16 @@ def game_lines(result, detail=False):
             found.id, len(game.rounds), "" if len(game.rounds) == 1 else "s", result.used,
             state, ", ".join(game.players))
     lines = [head]
-    if result.stop is not None and game is not None:
+    if game is not None and result.stop is not None:
         aside = _seqs(s for s, _ in result.set_aside)
-        lines.append("  INCOMPLETE: %s%s" % (damage(result), " (numbers %s)" % aside if aside else ""))
+        n = len(result.set_aside)
+        lines.append("  INCOMPLETE: %s%s" % (result.stop, "; %d intact record%s after it set aside (numbers %s)"
+                                            % (n, "" if n == 1 else "s", aside) if n else ""))
+    if found.foreign:
+        start = [decode(p) for s, p in found.foreign if s == 0]
+        who = " (%s)" % ", ".join(start[0][5]) if start and start[0] and start[0][0] == "create" else ""
+        lines.append("  ANOTHER GAME with this id%s: its %d records are kept apart, marked foreign in set_aside"
+                     % (who, len(found.foreign)))
     copies = [c for c in _copies(found) if c.seqs]
     current = [c.path for c in copies if c.rank == CURRENT]
     older = [c for c in copies if c.rank != CURRENT]
@@ -110,7 +125,7 @@ def game_lines(result, detail=False):
     if detail:
         for where, first, last, new, why in useful:
             lines.append("    raw run at %s: records %d-%d, %d new, placed by %s" % (where, first, last, new, why))
-    problems = [(c.path, p) for c in copies for p in c.problems] + [("", t) for t in found.conflicts]
+    problems = [(c.path, p) for c in _copies(found) for p in c.problems] + [("", t) for t in found.conflicts]
     if problems:
         lines.append("  damage seen: %d problem%s%s" % (len(problems), "" if len(problems) == 1 else "s",
                                                        ":" if detail else " (--report lists them)"))
@@ -143,6 +158,17 @@ def report(volume, results, unplaced, duplicates, detail=False):
         lines.append("file system: no LittleFS metadata found in the image")
     lines.append("blocks: %d written, %d erased, %d metadata; %d files (all versions)"
                  % (volume.count - len(volume.erased), len(volume.erased), len(volume.meta), len(volume.files)))
+    hurt = volume.log_damage()
+    if hurt:
+        mid = [b for b in hurt if hurt[b][1]]
+        lines.append("metadata damage: %d block%s with unreadable commits%s" % (
+            len(hurt), "" if len(hurt) == 1 else "s",
+            "; in %d of them later commits were recovered past the damage" % len(mid) if mid else ""))
+        if detail:
+            for b, (gaps, recovered) in sorted(hurt.items()):
+                lines.append("  block %d (%s): unreadable bytes %s; %d later commit%s recovered" % (
+                    b, volume.paths.get(b, "?"), ", ".join("%d-%d" % (x, y - 1) for x, y in gaps),
+                    recovered, "" if recovered == 1 else "s"))
     if detail:
         for path, names in sorted(volume.folders().items()):
             lines.append("  %s  %s" % (path, " ".join(names)))

@@ -51,6 +51,7 @@ class Volume:
         self.partner = {}  # block -> the other block of its pair, where some reference says
         self.paths = {}  # metadata block -> its folder's path, ending in "/"
         self.orphans = []  # paths given to folders no readable parent names
+        self._named_blocks()
         self._link()
         self.superblock = self._superblock()
         self.files = self._files()
@@ -61,7 +62,17 @@ class Volume:
 
     def usable(self, n):
         """Whether block n can hold file data: on the chip, written, not metadata."""
-        return 0 <= n < self.count and n not in self.erased and n not in self.meta
+        return self.unusable(n) is None
+
+    def unusable(self, n):
+        """Why block n cannot hold file data, or None if it can."""
+        if not 0 <= n < self.count:
+            return "outside the flash"
+        if n in self.erased:
+            return "erased"
+        if n in self.meta:
+            return "a metadata block now"
+        return None
 
     def current(self, b):
         """Whether block b is the newer block of its pair (or has no known partner)."""
@@ -87,6 +98,31 @@ class Volume:
             if state.tail is not None:
                 tails.append((state.tail, state.hard))
         return subs, tails
+
+    def _named_blocks(self):
+        # A block that metadata names as a folder's but whose first commit is
+        # damaged: its later commits are looked for too (for any block that
+        # would cost seconds, and a data block has no commits to find).
+        todo = set()
+        for b in self.meta:
+            subs, tails = self._refs(b)
+            for pair in [p for _, p in subs] + [p for p, _ in tails]:
+                todo.update(x for x in pair if 0 <= x < self.count)
+        for b in sorted(todo - set(self.meta) - self.erased):
+            got = lfs.parse_block(self.block(b), known=True)
+            if got is not None:
+                self.meta[b] = (got[0], got[1], lfs.states(got[1]))
+
+    def log_damage(self):
+        """{block: ([(start, end)] lost, commits recovered after the loss)} of
+        every metadata block whose log is not whole."""
+        out = {}
+        for b in sorted(self.meta):
+            commits = self.meta[b][1]
+            gaps = lfs.lost(self.block(b), commits)
+            if gaps:
+                out[b] = (gaps, sum(1 for c in commits if c.resynced))
+        return out
 
     def _link(self):
         refs = {b: self._refs(b) for b in self.meta}
@@ -200,7 +236,7 @@ class Volume:
             head, size = _le32(data, 0), _le32(data, 4)
             if size > self.count * self.block_size:
                 return FileCopy(path, name, rank, [], [], "size %d is impossible" % size, size)
-            pieces, where, problem = lfs.read_ctz(self.block, head, size, self.usable, self.block_size)
+            pieces, where, problem = lfs.read_ctz(self.block, head, size, self.unusable, self.block_size)
             return FileCopy(path, name, rank, pieces, where, problem, size)
         return None
 

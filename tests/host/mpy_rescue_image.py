@@ -1,7 +1,7 @@
 # The device side of tests/host/test_rescue.py: real LittleFS images, made and mounted on the MicroPython unix port.
 #
-#   micropython tests/host/mpy_rescue_image.py REPO build OUT.img   plays an evening, writes the raw flash
-#   micropython tests/host/mpy_rescue_image.py REPO mount IMG       does LittleFS mount it?
+#   micropython tests/host/mpy_rescue_image.py REPO build OUT.img [reused]   plays an evening, writes the raw flash
+#   micropython tests/host/mpy_rescue_image.py REPO mount IMG                does LittleFS mount it?
 #
 # build: the storage tests' evening (tests/firmware/evening.py: game A, 30
 # rounds, an edit, an undo, finished; game B started) with a long game C
@@ -9,6 +9,9 @@
 # B played on to 75 rounds (running: several live segments). It writes all
 # 512 blocks (erased = 0xFF) and prints one JSON line: {"games": {id: [hex
 # payload, ...]}, "running": id}, the records each game was acknowledged with.
+# With "reused", /data/keep/games-000001.tj also holds another game that
+# was given id 1 (what an older firmware's reused ids left set aside), listed
+# as "foreign": [hex payload, ...].
 # mount: prints {"mounts": true|false}.
 import json
 import sys
@@ -40,11 +43,24 @@ def plan():
     return out
 
 
-def build(path):
+def build(path, reused):
     dev, store, _ = evening.boot()
     ctx = evening.Context(store)
     for _, step in plan():
         step(ctx)
+    foreign = []
+    if reused:
+        from tafel import journal
+        from tafel.game import Game
+
+        other = Game(("Otto", "Paula"), "standard", 500, None, 900, 1)
+        foreign.append(other.create_record())
+        for r in range(3):
+            rec = other.round_record({"Otto": 0, "Paula": 10 + r}, "Otto")
+            other.apply(rec)
+            foreign.append(rec)
+        store.disk.mkdir("keep")
+        store.disk.write_new("keep/games-000001.tj", b"".join(journal.frame(i, foreign[i]) for i in range(len(foreign))))
     erased = b"\xff" * BLOCK_SIZE
     with open(path, "wb") as f:
         for block in dev.image:
@@ -52,7 +68,8 @@ def build(path):
     games = {}
     for game_id, recs in ctx.model.records.items():
         games[str(game_id)] = [hexlify(r).decode() for r in recs]
-    print(json.dumps({"games": games, "running": store.running_game()}))
+    print(json.dumps({"games": games, "running": store.running_game(),
+                      "foreign": [hexlify(r).decode() for r in foreign]}))
 
 
 def mount(path):
@@ -72,6 +89,6 @@ def mount(path):
 
 
 if sys.argv[2] == "build":
-    build(sys.argv[3])
+    build(sys.argv[3], sys.argv[4:] == ["reused"])
 else:
     mount(sys.argv[3])

@@ -18,6 +18,7 @@ from tafel_host import rescue_lfs as lfs
 from tafel_host.history import History
 from tafel_host.rescue import IMAGE_SIZE, rescue_image
 from tafel_host.rescue_frames import scan
+from tafel_host.rescue_raw import raw_runs
 from tafel_host.rescue_volume import Volume
 from tafel_host.sim import find_micropython
 
@@ -135,9 +136,10 @@ def test_every_metadata_block_erased_leaves_the_raw_scan_to_rebuild_all(evening)
     assert code == 0
     assert_all_rebuilt(evening, doc)
     assert "no LittleFS metadata found" in report
-    long_game = games_of(doc)[2]["rescue"]["raw"]
-    # its closed journal spans two blocks: the frame cut by the first block's end was joined
-    assert len(long_game) == 1 and "+" in long_game[0]["where"] and long_game[0]["new"] == 302
+    # Game 2's closed journal spans two blocks: the frame cut by the first
+    # block's end is joined to its rest behind the second block's pointer.
+    whole = [r for r in raw_runs(Volume(image)) if [f.payload for f in r.frames] == evening.records[2]]
+    assert whole and all(len(r.blocks) == 2 for r in whole)
 
 
 # ---- damage to one folder ---------------------------------------------------------------
@@ -210,6 +212,21 @@ def test_records_after_a_gap_are_set_aside_and_reported(evening):
         after - 1, count, after, len(recs) - 1) in report
     for other in (1, 2):
         assert same_game(games_of(doc)[other], evening.expected(other))
+
+
+def test_another_game_under_a_reused_id_is_kept_apart_not_mixed_in(tmp_path):
+    # An older firmware gave id 1 twice; the other game's journal lies set aside in keep/.
+    path = tmp_path / "reused.img"
+    stored = _mpy("build", str(path), "reused")
+    foreign = [bytes.fromhex(h) for h in stored["foreign"]]
+    doc, report, code = rescue_image(path.read_bytes())
+    assert code == 1
+    game = games_of(doc)[1]
+    want = export.game_doc(*export.rebuild([bytes.fromhex(h) for h in stored["games"]["1"]]))
+    assert game["rounds"] == want["rounds"] and game["players"] == want["players"]
+    assert game["set_aside"] == [salvage.describe(s, p, foreign=True) for s, p in enumerate(foreign)]
+    assert game["damage"] == "4 records of another game with this id (foreign in set_aside)"
+    assert "ANOTHER GAME with this id (Otto, Paula): its 4 records are kept apart" in report
 
 
 # ---- what is no flash image ---------------------------------------------------------------
