@@ -9,6 +9,13 @@
 # to standard output. Exit codes: 0 every game found was rebuilt whole; 1 a
 # game is incomplete, records were found but not placed, or no game was
 # found; 2 the file is not a flash image of this size (or cannot be read).
+#
+# The parts: rescue_lfs.py reads LittleFS structures without trusting them,
+# rescue_volume.py puts folders and files together (every version),
+# rescue_frames.py and rescue_raw.py find journal frames in files and in
+# flash no file accounts for, rescue_games.py merges and replays,
+# rescue_result.py writes the export and the report. docs/rescue.md is the
+# user's side.
 import sys
 
 from . import link_cli

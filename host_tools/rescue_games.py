@@ -1,7 +1,7 @@
 # Games rebuilt from every copy found: records merged by number, raw runs placed where that is sure, replayed.
 #
-# A game's records come from its files (any folder, any version: volume.py)
-# and from raw runs (raw.py). Records merge by sequence number as on the
+# A game's records come from its files (any folder, any version: rescue_volume.py)
+# and from raw runs (rescue_raw.py). Records merge by sequence number as on the
 # device (firmware/store/gamelog.py); where two copies disagree on a number
 # the better source wins (the current state of a folder, then an older
 # version, then the raw scan) and the disagreement is reported. A raw run
@@ -20,7 +20,6 @@ from .rescue_frames import damage, scan
 from .rescue_volume import CURRENT
 
 RAW = 2  # rank of the raw scan's records, after CURRENT (0) and OLDER (1) file versions
-RANKS = ("current", "older version", "raw scan")
 
 
 class Copy:

@@ -172,11 +172,10 @@ class State:
     hole), each a dict {NAME: (type, bytes, offset), STRUCT: (type, bytes,
     offset), attr type: (type, bytes, offset)}, and the tail pair."""
 
-    __slots__ = ("entries", "tail", "hard", "resynced", "commit")
+    __slots__ = ("entries", "tail", "hard", "resynced")
 
-    def __init__(self, entries, tail, hard, resynced, commit):
-        self.entries, self.tail, self.hard = entries, tail, hard
-        self.resynced, self.commit = resynced, commit
+    def __init__(self, entries, tail, hard, resynced):
+        self.entries, self.tail, self.hard, self.resynced = entries, tail, hard, resynced
 
 
 UNSURE = "unsure"  # an entry key: its id may have moved in commits that were lost
@@ -188,12 +187,12 @@ def states(commits):
     what that state held is marked UNSURE: the lost commit may have created
     or deleted entries, moving ids. Entries created after it are exact."""
     entries, tail, hard, out, end = [], None, False, [], None
-    for k, commit in enumerate(commits):
+    for commit in commits:
         if commit.resynced and commit.start != end:
             entries = [None if e is None else dict(e, **{UNSURE: True}) for e in entries]
         for tag, data, off in commit.tags:
             tail, hard = _apply(entries, tag, data, off, tail, hard)
-        out.append(State([None if e is None else dict(e) for e in entries], tail, hard, commit.resynced, k))
+        out.append(State([None if e is None else dict(e) for e in entries], tail, hard, commit.resynced))
         end = commit.end
     return out
 

@@ -77,7 +77,7 @@ def _join(volume, found):
     """The runs, each run that a block's end cut carried on into the next block."""
     after = {}  # block -> blocks whose first word (a CTZ pointer) names it
     for b in found:
-        if volume.usable(b):
+        if volume.unusable(b) is None:
             prev = struct.unpack_from("<I", volume.image, b * volume.block_size)[0]
             if prev in found and prev != b:
                 after.setdefault(prev, []).append(b)

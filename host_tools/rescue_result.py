@@ -9,7 +9,6 @@
 # placed in any game.
 from . import export, salvage
 from .rescue_frames import decode
-from .rescue_games import RANKS
 from .rescue_volume import CURRENT
 
 
@@ -188,5 +187,10 @@ def report(volume, results, unplaced, duplicates, detail=False):
                 run.where(), _seqs(f.seq for f in run.frames), ", ".join(kinds),
                 "; %s seats" % "/".join(str(s) for s in seats) if seats else "", why,
                 "; it would fit game %s" % " or ".join(str(g) for g in could) if could else ""))
+    whole = sum(1 for r in results if r.complete)
+    if results:
+        lines.append("result: %d game%s found, %s" % (
+            len(results), "" if len(results) == 1 else "s",
+            "every one rebuilt whole" if whole == len(results) else "%d rebuilt whole, %d not" % (whole, len(results) - whole)))
     return lines
 

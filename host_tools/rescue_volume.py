@@ -1,6 +1,6 @@
 # The folders and files of a raw LittleFS image as far as they can be read, every version of each.
 #
-# Every block is tried as a metadata block (lfs.py); the folders are linked
+# Every block is tried as a metadata block (rescue_lfs.py); the folders are linked
 # by their directory entries starting at the root pair {0, 1}. Folders no
 # readable parent names (the root is gone, or a parent's metadata is) are
 # orphans: they are named by what they hold ("?data@37,38" holds an index
@@ -22,12 +22,11 @@ class FileCopy:
     [(block, offset, length)] its bytes lie, problem (None or a text), and
     sure: False when its name is uncertain (it comes after lost commits)."""
 
-    __slots__ = ("path", "name", "rank", "pieces", "where", "problem", "size", "sure")
+    __slots__ = ("path", "name", "rank", "pieces", "where", "problem", "sure")
 
-    def __init__(self, path, name, rank, pieces, where, problem, size):
+    def __init__(self, path, name, rank, pieces, where, problem):
         self.path, self.name, self.rank = path, name, rank
-        self.pieces, self.where, self.problem, self.size = pieces, where, problem, size
-        self.sure = True
+        self.pieces, self.where, self.problem, self.sure = pieces, where, problem, True
 
 
 class Volume:
@@ -60,10 +59,6 @@ class Volume:
         start = n * self.block_size
         return self.image[start:start + self.block_size]
 
-    def usable(self, n):
-        """Whether block n can hold file data: on the chip, written, not metadata."""
-        return self.unusable(n) is None
-
     def unusable(self, n):
         """Why block n cannot hold file data, or None if it can."""
         if not 0 <= n < self.count:
@@ -85,19 +80,18 @@ class Volume:
 
     def _refs(self, b):
         """(subfolders [(name, pair)], tails [(pair, hard)]) over every state of block b,
-        the current state's first."""
-        subs, tails = [], []
-        ordered = list(reversed(self.meta[b][2]))
-        for state in ordered:
+        the current state's first, each once."""
+        subs, tails = {}, {}
+        for state in reversed(self.meta[b][2]):
             for e in state.entries:
                 if e is None or lfs.NAME not in e or lfs.STRUCT not in e or lfs.UNSURE in e:
                     continue
                 name, struct_ = e[lfs.NAME], e[lfs.STRUCT]
                 if name[0] == lfs.DIR and struct_[0] == lfs.DIRSTRUCT and len(struct_[1]) == 8:
-                    subs.append((_text(name[1]), _pair(struct_[1])))
+                    subs.setdefault((_text(name[1]), _pair(struct_[1])), None)
             if state.tail is not None:
-                tails.append((state.tail, state.hard))
-        return subs, tails
+                tails.setdefault((state.tail, state.hard), None)
+        return list(subs), list(tails)
 
     def _named_blocks(self):
         # A block that metadata names as a folder's but whose first commit is
@@ -211,7 +205,7 @@ class Volume:
             states = self.meta[b][2]
             newest = self.current(b)
             for k, state in enumerate(states):
-                rank = CURRENT if newest and k == len(states) - 1 and not state.resynced else OLDER
+                rank = CURRENT if newest and k == len(states) - 1 else OLDER
                 for e in state.entries:
                     if e is None or e.get(lfs.NAME, (None,))[0] != lfs.REG or lfs.STRUCT not in e:
                         continue
@@ -231,13 +225,13 @@ class Volume:
 
     def _read(self, path, name, rank, b, kind, data, off):
         if kind == lfs.INLINESTRUCT:
-            return FileCopy(path, name, rank, [(0, data)] if data else [], [(b, off, len(data))], None, len(data))
+            return FileCopy(path, name, rank, [(0, data)] if data else [], [(b, off, len(data))], None)
         if kind == lfs.CTZSTRUCT and len(data) == 8:
             head, size = _le32(data, 0), _le32(data, 4)
             if size > self.count * self.block_size:
-                return FileCopy(path, name, rank, [], [], "size %d is impossible" % size, size)
+                return FileCopy(path, name, rank, [], [], "size %d is impossible" % size)
             pieces, where, problem = lfs.read_ctz(self.block, head, size, self.unusable, self.block_size)
-            return FileCopy(path, name, rank, pieces, where, problem, size)
+            return FileCopy(path, name, rank, pieces, where, problem)
         return None
 
     def game_files(self):
