@@ -121,6 +121,10 @@ def game_lines(result, detail=False):
         lines.append("  from the raw scan: %d record%s no file held, from %d of %d runs found (placed by %s)" % (
             sum(r[3] for r in useful), "" if sum(r[3] for r in useful) == 1 else "s", len(useful),
             len(found.raw), "; ".join(whys) or "-"))
+    guessed = sum(r[3] for r in useful if r[4].startswith("it continues"))
+    if guessed:
+        lines.append("  note: %d of them hold no create record and no record known from a copy; they were placed "
+                     "because they carry on this game's numbers and no other game fits them" % guessed)
     if detail:
         for where, first, last, new, why in useful:
             lines.append("    raw run at %s: records %d-%d, %d new, placed by %s" % (where, first, last, new, why))

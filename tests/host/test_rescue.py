@@ -145,16 +145,20 @@ def test_every_metadata_block_erased_leaves_the_raw_scan_to_rebuild_all(evening)
 # ---- damage to one folder ---------------------------------------------------------------
 
 
-def test_live_folder_metadata_erased_still_gives_the_running_game_whole(evening):
-    image = erased(evening.image, evening.blocks_of("/data/live/"))
-    doc, report, code = rescue_image(image)
+@pytest.mark.parametrize("which", ["newer block", "both blocks"])
+def test_live_folder_metadata_erased_still_gives_the_running_game_whole(evening, which):
+    # The newer block alone: LittleFS falls back to the older one, which misses the latest rounds.
+    pair = evening.blocks_of("/data/live/")
+    if which == "newer block":
+        pair = [max(pair, key=lambda b: evening.volume.meta[b][0])]
+    doc, report, code = rescue_image(erased(evening.image, pair))
     assert code == 0
     assert_all_rebuilt(evening, doc)
     running = games_of(doc)[evening.running]["rescue"]
     paths = [c["path"] for c in running["copies"] if c["current"]]
-    if evening.twin():
+    if which == "both blocks" and evening.twin():
         assert paths and all(p.startswith("/twin/live/") for p in paths)
-    else:
+    elif which == "both blocks":
         assert running["raw"]  # found by the raw frame scan
 
 
