@@ -171,8 +171,10 @@ def judge(gm, got, notes, expected=None, unreadable=()):
     if complete:
         said = [n for n in notes if mentions(n, ids)]
         return ("rebuilt", _say(said)) if said else ("kept", "")
-    if got:
-        what = "%d of %d records" % (have, whole) if expected is None or have else "the round played after the damage is missing"
+    if got and expected is not None:
+        what = "the round played after the damage is missing (%d of the %d records before it there)" % (have, whole)
+    elif got:
+        what = "%d of %d records" % (have, whole)
     else:
         what = "missing"
         listed = [k for i, k in unreadable if i in ids]
