@@ -15,7 +15,7 @@ BOOT_SCANS = 3  # keypad scans a debounce apart: a key held through the boot rea
 
 # Boot notes worth a word on screen (the rest is in the store's report).
 _SHOWN = ("game_damaged", "game_unreadable", "flash_full", "flash_low", "torn_tail_repaired",
-          "settings_damaged", "roster_damaged")
+          "settings_damaged", "roster_damaged", "flash_formatted")
 
 
 def start(display, store, clock, capture=False, log=None, power=None, keypad=None):
@@ -24,6 +24,7 @@ def start(display, store, clock, capture=False, log=None, power=None, keypad=Non
     power: a power.Power (deep sleep), or None; keypad: the keypad driver, to
     see a key held at power-on, or None."""
     notes = store.boot()
+    _mount_notes(store, notes)
     session = Session(store, clock)
     session.resume()
     app = App(display, clock, store, session, store.settings, capture, log)
@@ -47,6 +48,19 @@ def start(display, store, clock, capture=False, log=None, power=None, keypad=Non
         app.notify(app.t("upd_rolled_back"))
     app.render()
     return app
+
+
+def _mount_notes(store, notes):
+    # What mounting did (store/mount.py: a flash without games formatted again) joins the boot
+    # check's notes; the chip's _boot.py keeps store.mount loaded only while it has a note.
+    import sys
+
+    mount = sys.modules.get("store.mount")
+    for note in mount.take_notes() if mount is not None else ():
+        notes.insert(0, note)
+        report = getattr(store, "report", None)
+        if report is not None and report is not notes:
+            report.insert(0, note)
 
 
 def held(keypad, name, now):

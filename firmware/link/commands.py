@@ -41,6 +41,10 @@ def run(link, kind, seq, body):
     if kind == wire.BYE:
         r.end()
         return b""
+    if kind == wire.FLASH_READ:  # the raw flash, read-only (recovery/flashread.py)
+        from recovery import flashread
+
+        return flashread.start(link, r)
     if wire.UPDATE_BEGIN <= kind <= wire.UPDATE_SEND:
         from . import update
 

@@ -9,7 +9,8 @@
 #   boot.py, bootsel.py  stay at the flash's root, never updated (docs/updates.md)
 #   main.py              MicroPython runs a frozen main.py before the file system's,
 #                        so a frozen one could never be replaced by an update
-#   sim/                 the simulator's machine; port/ this folder
+#   sim/                 the simulator's machine; port/ this folder (its _boot.py, the chip's
+#                        first Python, is frozen by the ESP32 board's manifest alone)
 #
 # Beside the application: overlay.py, which lays an update's modules over the frozen
 # ones (bootsel.boot() installs it; in no bundle, so no update can replace it), and appimage.py, what the image holds (its version and the
@@ -18,7 +19,7 @@
 package("tafel", base_path="../../lib")
 for _name in ("assemble.py", "board.py", "clock.py", "power.py", "runner.py", "session.py", "startup.py"):
     module(_name, base_path="..")
-for _pkg in ("drivers", "link", "store", "ui", "update"):
+for _pkg in ("drivers", "link", "recovery", "store", "ui", "update"):
     package(_pkg, base_path="..")
 module("overlay.py")
 module("appimage.py", base_path="../../build/appimage")

@@ -102,17 +102,32 @@ def _say(line):
     sys.stdout.write(line + "\n")
 
 
-def _flash(flash_path):
-    """(FileFlash, its LittleFS or None when it does not mount: blank or damaged)."""
-    import vfs
+class _FlashBdev:
+    # Stands in for the ESP32 port's frozen flashbdev module: the file system's partition as `bdev`
+    # (the raw flash read, recovery/flashread.py, finds it there, as on the chip).
+    def __init__(self, dev):
+        self.bdev = dev
 
+
+def _flash(flash_path):
+    """(FileFlash, its LittleFS or None, None or (why, games) for recovery mode).
+
+    store/mount.py's rules, as the chip's _boot.py takes them: None and None for a flash the
+    store formats (blank, or holding no game: the app is this checkout's); recovery mode for
+    one whose file system does not show the games the raw flash holds."""
     from sim.fileflash import FileFlash
 
     dev = FileFlash(flash_path)  # in its file only: the device's heap holds no copy of the flash
-    try:
-        return dev, vfs.VfsLfs2(dev)
-    except OSError:
-        return dev, None  # the store formats a blank one; the app is this checkout's
+    sys.modules["flashbdev"] = _FlashBdev(dev)
+    had = list(sys.modules)
+    from store import mount
+
+    vol, what, games = mount.decide(dev)
+    rescue = (what, games) if what in mount.RECOVERY else None
+    for name in list(sys.modules):  # as the chip's _boot.py lets go of them: the app imports its own
+        if name not in had:
+            del sys.modules[name]
+    return dev, vol, rescue
 
 
 def _absolute(path):
@@ -259,7 +274,10 @@ def main():
     if hold:  # held while the chip powers on: bootsel.py looks at it, so does the app's start
         machine.matrix.press(hold)
     wires, device_id = _wires(opts)
-    dev, vol = _flash(opts["--flash"])
+    dev, vol, rescue = _flash(opts["--flash"])
+    if rescue is not None:  # recovery mode: the flash's boot.py and main.py are not reached
+        _recover(opts, profile, dev, rescue, wires, device_id, hold)
+        return
     main_module = err = None
     flash_boot = vol is not None and flashboot.installed(vol)
     if flash_boot:  # an installed application: exactly what the flash holds boots
@@ -289,6 +307,20 @@ def main():
         if health is not None:
             health.CONFIRM_MS = int(opts["--confirm-ms"])
     serve(device, sys.stdin, sys.stdout, lambda err, dev: _halt(err, profile, serial, device_id, dev.chip))
+
+
+def _recover(opts, profile, dev, rescue, wires, device_id, hold):
+    # What the chip's _boot.py runs instead of boot.py and main.py (recovery/boot.py): recovery mode,
+    # its code frozen in the device build, this checkout's otherwise.
+    sys.path[:] = _HOST_PATH
+    from sim.recovering import RecoveringDevice
+
+    serial = _serial(opts, wires) if wires else None
+    device = RecoveringDevice(profile, dev, rescue[0], rescue[1], serial, device_id)
+    if hold:
+        device.machine.matrix.release(hold)
+    print("ready %d %d %s" % (device.chip.width, device.chip.height, device.board.name))
+    serve(device, sys.stdin, sys.stdout)
 
 
 def _device(opts, profile, dev, vol, serial, device_id, main_module, hold):

@@ -149,4 +149,23 @@ TEXTS = {
     # errors from storage
     "flash_full": "Speicher voll",
     "flash_low": "Speicher knapp",
+    # recovery mode (firmware/recovery/): the flash's file system shows no games, the flash holds some
+    "rec_title": "Flash-Fehler",
+    "rec_unmountable": "Speicher defekt",
+    "rec_games_unlisted": "Spieleliste weg",
+    "rec_games": "%d Spiele da",
+    "rec_rescue": "Spiele retten:",
+    "rec_laptop": "am Laptop",
+    "rec_command": "tafel rescue",
+    "rec_format_key": "C = formatieren",
+    "rec_reading": "Lese Flash %d%%",
+    "rec_read": "Flash gelesen",
+    "rec_format": "Formatieren",
+    "rec_erase_all": "Alle Spiele",
+    "rec_erase_q": "löschen?",
+    "rec_not_rescued": "Nicht gerettet!",
+    "rec_yes_no": "# = Ja  * = Nein",
+    "rec_formatting": "Formatiere...",
+    "rec_keep_power": "Nicht abschalten",
+    "flash_formatted": "Flash formatiert",
 }

@@ -149,4 +149,23 @@ TEXTS = {
     # errors from storage
     "flash_full": "Flash full",
     "flash_low": "Flash low",
+    # recovery mode (firmware/recovery/): the flash's file system shows no games, the flash holds some
+    "rec_title": "Flash error",
+    "rec_unmountable": "Storage damaged",
+    "rec_games_unlisted": "Game list lost",
+    "rec_games": "%d games found",
+    "rec_rescue": "Rescue games:",
+    "rec_laptop": "on a laptop",
+    "rec_command": "tafel rescue",
+    "rec_format_key": "C = format",
+    "rec_reading": "Reading %d%%",
+    "rec_read": "Flash read",
+    "rec_format": "Format",
+    "rec_erase_all": "Erase all",
+    "rec_erase_q": "games?",
+    "rec_not_rescued": "Not rescued yet!",
+    "rec_yes_no": "# = yes  * = no",
+    "rec_formatting": "Formatting...",
+    "rec_keep_power": "Keep power on",
+    "flash_formatted": "Flash formatted",
 }

@@ -52,6 +52,7 @@ MARK = const(0x0A)
 DELETE = const(0x0B)
 WIPE = const(0x0C)
 BYE = const(0x0D)
+FLASH_READ = const(0x0F)  # [varint first block]: OK, then the raw flash as FLASH_DATA/FLASH_DONE (recovery/flashread.py)
 UPDATE_BEGIN = const(0x10)  # 0x10-0x14: the update transfer (firmware/link/update.py)
 UPDATE_CHUNK = const(0x11)
 UPDATE_END = const(0x12)
@@ -65,6 +66,8 @@ DATA = const(0x43)
 GEND = const(0x44)
 DONE = const(0x45)
 UPDATE_RX = const(0x46)  # the UPDATE_SEND's seq: how far its counted stream has come
+FLASH_DATA = const(0x47)  # stream: varint block, varint offset, bytes (none: the blocks so far are erased)
+FLASH_DONE = const(0x48)  # stream: varint first, varint blocks, u32 LE CRC32 of the blocks read
 
 NAMES = {
     HELLO: "hello", INFO: "info", LIST: "list", EXPORT: "export", ACK: "ack", CANCEL: "cancel",
@@ -72,7 +75,8 @@ NAMES = {
     DELETE: "delete", WIPE: "wipe", BYE: "bye", UPDATE_BEGIN: "update_begin",
     UPDATE_CHUNK: "update_chunk", UPDATE_END: "update_end", UPDATE_STATUS: "update_status",
     UPDATE_SEND: "update_send", OK: "ok", ERR: "err", GAME: "game", DATA: "data", GEND: "gend",
-    DONE: "done", UPDATE_RX: "update_rx",
+    DONE: "done", UPDATE_RX: "update_rx", FLASH_READ: "flash_read", FLASH_DATA: "flash_data",
+    FLASH_DONE: "flash_done",
 }
 
 # EXPORT modes
@@ -276,6 +280,41 @@ def parse_info(body):
         detail = r.text()
         report.append({"key": key, "game": game or None, "detail": detail or None})
     return out
+
+
+# ---- recovery mode and the raw flash (firmware/recovery/) ------------------------------
+
+RECOVERY = "recovery"  # the handshake's mode=, INFO's state and the ERR code of what recovery does not serve
+
+
+def parse_recovery_info(body):
+    """INFO's OK from a device in recovery mode (its handshake says mode=recovery) as a dict:
+    state "recovery", why ("unmountable": no file system; "games_unlisted": one without the
+    store's folders), games (create records the raw scan found), blocks, block_size,
+    read_done (a whole raw read reached a laptop in this boot), firmware."""
+    r = Body(body)
+    out = {"state": r.text(), "why": r.text()}
+    for key in ("games", "blocks", "block_size", "read_done"):
+        out[key] = r.varint()
+    out["read_done"] = bool(out["read_done"])
+    out["firmware"] = r.text()
+    return out
+
+
+def parse_flash_data(body):
+    """(block, offset, bytes) of a FLASH_DATA frame."""
+    r = Body(body)
+    return r.varint(), r.varint(), r.rest()
+
+
+def parse_flash_done(body):
+    """(first block, blocks, CRC32) of a FLASH_DONE frame."""
+    r = Body(body)
+    first, blocks = r.varint(), r.varint()
+    crc = r.rest()
+    if len(crc) != 4:
+        raise WireError("bad_frame", "FLASH_DONE without its CRC")
+    return first, blocks, struct.unpack("<I", crc)[0]
 
 
 def parse_game(body):

@@ -7,6 +7,7 @@ from store.fsys import Disk
 from store.gamelog import SEGMENT_MAX
 from store.mount import is_blank, mount
 from store.store import Store
+from tafel import journal, records
 from tafel.game import Game
 
 TEN = tuple("Player %d" % i for i in range(10))
@@ -39,7 +40,7 @@ def _reboot(dev):
     return boot(image=dev.image, blocks=dev.blocks)[1:]
 
 
-def test_a_blank_chip_is_formatted_and_one_with_data_never():
+def test_a_blank_chip_is_formatted_and_one_with_games_never():
     dev = FlashDev(blocks=16)
     assert is_blank(dev)
     vol, formatted = mount(dev)
@@ -47,11 +48,15 @@ def test_a_blank_chip_is_formatted_and_one_with_data_never():
     vol, formatted = mount(dev)
     assert not formatted
     junk = FlashDev(blocks=16)
-    junk.writeblocks(7, b"old games", 100)
+    junk.writeblocks(7, b"old games" + journal.frame(0, records.encode_create(["A", "B"], 0, 500, game_id=3)), 100)
     with pytest.raises(StoreError) as err:
         mount(junk)
-    assert err.value.key == "fs_unreadable"
+    assert err.value.key == "fs_unreadable" and err.value.detail == ("unmountable", 1)
     assert bytes(junk.image[7][100:109]) == b"old games" and junk.used_blocks() == 1
+    # without any game in it (a first format cut short, a foreign flash) it is formatted again
+    junk.writeblocks(7, b"\0" * 40, 100)
+    vol, formatted = mount(junk)
+    assert formatted
 
 
 def test_a_game_survives_a_reboot_round_by_round():

@@ -1,0 +1,74 @@
+# Recovery mode's link: docs/protocol.md with a reduced set (HELLO, INFO, FLASH_READ, CANCEL, BYE), all else ERR recovery.
+#
+# The session, the window and ACKs of the stream, pacing and the repeat of a
+# lost answer are link/link.py's own; this says what each request does and
+# adds "mode=recovery" to the handshake, so a laptop knows before it asks.
+from tafel import wire
+from tafel.records import put_text, put_varint, varints
+from tafel.wire import Body, WireError
+
+from link.link import Link
+from recovery import flashread
+
+
+class RecoveryLink(Link):
+    """Link(transport, recovery, device_id): `recovery` is recovery/app.py's Recovery."""
+
+    def __init__(self, transport, app, device_id, log=None):
+        Link.__init__(self, transport, app, device_id, log)
+        self.reading = False  # a FLASH_READ stream is on
+
+    def _handshake(self, now):
+        Link._handshake(self, now)
+        self._replies[-1] = self._replies[-1][:-1] + b" mode=" + wire.RECOVERY.encode() + b"\n"
+
+    def run(self, kind, seq, body):
+        r = Body(body)
+        app = self.app
+        if kind == wire.HELLO:
+            r.end()
+            out = varints(wire.PROTOCOL)
+            put_text(out, self.device_id)
+            put_text(out, self.firmware)
+            for n in (self.t.window, self.t.chunk, wire.MAX_REQUEST):
+                put_varint(out, n)
+            return out
+        if kind == wire.INFO:
+            r.end()
+            out = bytearray()
+            put_text(out, wire.RECOVERY)
+            put_text(out, app.why)
+            dev = app.dev
+            for n in (app.games, dev.ioctl(4, 0), dev.ioctl(5, 0), 1 if app.read_done else 0):
+                put_varint(out, n)
+            put_text(out, self.firmware)
+            return out
+        if kind == wire.FLASH_READ:
+            got = flashread.start(self, r, app.dev, app.read_at)
+            self.reading = True
+            return got
+        if kind == wire.CANCEL or kind == wire.BYE:
+            r.end()
+            self.cancel()
+            return b""
+        raise WireError(wire.RECOVERY, app.why)
+
+    def cancel(self):
+        Link.cancel(self)
+        self.reading = False
+
+    def _acked(self, seq, body, now):
+        Link._acked(self, seq, body, now)
+        self._read_over()
+
+    def _pump(self, now):
+        Link._pump(self, now)
+        self._read_over()
+
+    def _read_over(self):
+        # The stream is over once the laptop acknowledged FLASH_DONE (the ring is empty, the
+        # generator used up); a CANCEL, a new handshake or the session's end stops it before.
+        if self.reading and self._stream is None:
+            self.reading = False
+            if self._ended:
+                self.app.read_complete()

@@ -1,0 +1,82 @@
+# The simulated device in recovery mode (never deployed): the firmware's recovery app on the emulated parts.
+#
+# What port/_boot.py runs on the chip when store/mount.py says the flash holds
+# games its file system does not show (recovery/boot.py run()), stepped here in
+# simulated time as sim/device.py steps the application: the same recovery
+# code (frozen in the device build, this checkout's otherwise), the board's
+# display and keypad from its profile, the USB link on the simulator's serial.
+# It stands in for Device in run.py's loop: key, advance, changed, snap. After
+# the user's format the machine's reset() is asked for and run.py starts the
+# process again, which boots the freshly formatted flash.
+import board
+from recovery.app import STEP_MS, Recovery
+from recovery.commands import RecoveryLink
+from sim import simmachine, simwdt
+from sim.halted import write_glass
+
+KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#", "CW", "CCW", "PUSH")
+HOLD_MS = 50  # a key press, as sim/device.py holds it
+
+
+class RecoveringDevice:
+    keys = KEYS
+    app = None  # no application runs (the REPL a Ctrl-C opens has no file system to show)
+    asleep = False
+    restart_pending = False  # a soft reboot at the REPL (sim/simusb.py): run.py starts the process again
+
+    def __init__(self, profile, dev, why, games, serial=None, device_id="sim"):
+        """profile: the board profile's dict; dev: the flash's block device; why, games: store/mount.py's
+        recovery decision; serial: the USB serial's transport (sim/simusb.py SimUSB) or None."""
+        self.machine = simmachine.from_profile(profile)
+        self.board = board.build(profile, self.machine)
+        self.chip = self.machine.display
+        self.serial = serial
+        self.recovery = Recovery(self.board, dev, why, games, self.machine.reset, capture=True)
+        if serial is not None:
+            self.recovery.link = RecoveryLink(serial, self.recovery, device_id)
+            serial.device = self  # a Ctrl-C outside a session opens the REPL (sim/simusb.py)
+        self.runner = self.recovery  # what each step runs; the REPL takes its place after a Ctrl-C
+        self.now = 0
+        self.recovery.render()
+        self.seen = self.chip.fingerprint()
+
+    @property
+    def reset_pending(self):
+        return self.machine.reset_asked
+
+    def advance(self, ms):
+        end = self.now + ms
+        while self.now < end and not self.reset_pending and not self.restart_pending:
+            self.now += STEP_MS
+            self.runner.step(self.now)
+            simwdt.elapse(STEP_MS)
+
+    def key(self, name):
+        m = self.machine
+        if name == "CW" or name == "CCW":
+            m.knob.turn(1 if name == "CW" else -1)
+            self.advance(HOLD_MS)
+        elif name == "PUSH":
+            m.knob.push()
+            self.advance(HOLD_MS)
+            m.knob.release()
+            self.advance(HOLD_MS)
+        else:
+            m.matrix.press(name)
+            self.advance(HOLD_MS)
+            m.matrix.release(name)
+            self.advance(HOLD_MS)
+
+    def screen(self):
+        return self.recovery.canvas.screen_text()
+
+    def changed(self):
+        seen = self.chip.fingerprint()
+        if seen == self.seen:
+            return 0
+        self.seen = seen
+        return 1
+
+    def snap(self, out):
+        write_glass(out, self.chip, self.screen())
+        self.seen = self.chip.fingerprint()

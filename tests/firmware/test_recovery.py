@@ -1,0 +1,294 @@
+# A flash whose file system does not show its games: the mount's decisions, the raw scan, recovery mode on screen and link.
+#
+# Images are made by the real store on LittleFS over the emulated flash; the
+# recovery device is sim/recovering.py, what the simulator runs (the chip runs
+# the same recovery/ code from port/_boot.py), its link driven by the linkhost
+# fake serial.
+import sys
+
+import pytest
+from linkhost import FakeSerial, Host, device
+from sim.flashdev import FlashDev, WriteLog, copy_image, same_image
+from sim.recovering import RecoveringDevice
+from store import mount as mnt
+from store.errors import StoreError
+from store.fsys import Disk
+from store.store import Store
+from tafel import journal, records, wire
+from tafel.game import Game
+from tafel.records import varints
+from recovery import rawscan
+
+PROFILE = "hardware/boards/esp32-devkitc-ssd1306.json"
+PLAYERS = ("Anna", "Ben", "Cleo")
+_made = []
+
+
+def _evening():
+    """(image, game ids): a 2 MB flash with two finished games and a running one, by the store."""
+    if not _made:
+        dev = FlashDev()
+        vol, _ = mnt.mount(dev, mtime=False)
+        store = Store(Disk(vol, "/data"))
+        store.boot()
+        ids = []
+        for target, rounds in ((60, 20), (80, 20), (5000, 5)):
+            game_id = store.next_game_id()
+            game = Game(PLAYERS, "standard", target, None, 0, game_id)
+            store.new_game(game_id, game.create_record())
+            ids.append(game_id)
+            for r in range(rounds):
+                if game.finished:
+                    break
+                rec = game.round_record({p: (0 if i == r % 3 else 5 + r + i) for i, p in enumerate(PLAYERS)},
+                                        PLAYERS[r % 3])
+                store.append(game_id, rec)
+                game.apply(rec)
+                if game.finished:
+                    store.game_finished(game_id, game)
+        _made.append((dev.image, ids))
+    image, ids = _made[0]
+    return copy_image(image), ids
+
+
+def _root_erased():
+    # Blocks 0 and 1, LittleFS's superblock pair and root: the file system no longer mounts.
+    image, ids = _evening()
+    image[0] = image[1] = None
+    return FlashDev(image=image), ids
+
+
+def _crc(image, first=0):
+    # CRC32 of the blocks from `first` on, erased blocks as 0xFF
+    from binascii import crc32
+
+    crc = 0
+    erased = b"\xff" * 4096
+    for block in image[first:]:
+        crc = crc32(erased if block is None else block, crc)
+    return crc & 0xFFFFFFFF
+
+
+def test_the_scan_looks_for_what_a_create_records_frame_always_holds():
+    frame = journal.frame(0, records.encode_create(list(PLAYERS), 0, 500, game_id=300))
+    assert frame[2:8] == rawscan.CREATE_MARK
+    block = bytearray(b"\xff" * 4096)
+    block[100:100 + len(frame)] = frame
+    block[2000:2000 + len(frame)] = frame  # a second copy (the twin's, a stale one): one game
+    ids = []
+    rawscan.creates(block, ids)
+    assert ids == [300]
+    block[110] ^= 1  # a flipped bit in one copy: its CRC fails, the other still counts
+    ids = []
+    rawscan.creates(block, ids)
+    assert ids == [300]
+    tail = bytearray(b"\xff" * 4096)
+    tail[4096 - len(frame) + 1:] = frame[:-1]  # a frame that would run past the block is not counted
+    ids = []
+    rawscan.creates(tail, ids)
+    assert ids == []
+
+
+def test_an_evening_holds_its_games_in_the_raw_flash():
+    dev, ids = _root_erased()
+    found, used = rawscan.scan(dev)
+    assert sorted(found) == sorted(ids) and used > 2
+    assert rawscan.holds_games(FlashDev()) == 0
+
+
+def test_a_flash_that_does_not_mount_but_holds_games_is_never_formatted():
+    dev, ids = _root_erased()
+    before = dev.ops
+    with pytest.raises(StoreError) as err:
+        mnt.mount(dev)
+    assert err.value.key == "fs_unreadable" and err.value.detail == (mnt.UNMOUNTABLE, len(ids))
+    assert dev.ops == before  # not one program or erase
+
+
+def test_a_root_fallen_back_to_an_old_revision_is_recovery_too():
+    # It mounts, but neither /data nor /twin is there while the raw flash holds games (issue 13:
+    # one damaged metadata block made the device boot like new). Nothing is created on it.
+    image, ids = _evening()
+    dev = FlashDev(image=image)
+    vol, _ = mnt.mount(dev, mtime=False)
+    for top in mnt.STORE_DIRS:
+        _remove_tree(vol, "/" + top)
+    before = dev.ops
+    with pytest.raises(StoreError) as err:
+        mnt.mount(FlashDev(image=dev.image))
+    assert err.value.detail == (mnt.UNLISTED, len(ids))
+    assert mnt.decide(dev)[1] == mnt.UNLISTED and dev.ops == before
+
+
+def _remove_tree(vol, path):
+    try:
+        entries = list(vol.ilistdir(path))
+    except OSError:
+        return
+    for e in entries:
+        if e[1] == 0x4000:
+            _remove_tree(vol, path + "/" + e[0])
+        else:
+            vol.remove(path + "/" + e[0])
+    vol.rmdir(path)
+
+
+def test_a_first_format_cut_at_any_write_ends_in_a_working_empty_store():
+    # A power cut at every program and erase of mkfs and of the store's first boot, clean and torn
+    # (the images a cut leaves, rebuilt from the write log as test_store_power_cut does): the next
+    # power-up never sees recovery, formats again (noted) or mounts. Every cut inside mkfs and
+    # every 16th of the rest boots the whole device: its home screen, an empty store that works.
+    log = []
+    probe = FlashDev()
+    probe.log = log
+    vol, _ = mnt.mount(probe, mtime=False)
+    mkfs_ops = len(log)
+    Store(Disk(vol, "/data")).boot()
+    walk = WriteLog(FlashDev().image, log)
+    blank = again = boots = 0
+    image = None
+    for op in range(len(log)):
+        for tear in (False, True):
+            image = walk.image_before(op, tear, image)
+            cut = copy_image(image) if op < mkfs_ops or op % 16 == tear else None
+            dev = FlashDev(image=image)
+            vol, what, games = mnt.decide(dev)
+            assert what not in mnt.RECOVERY, (op, tear)
+            if what != mnt.MOUNTED:
+                assert mnt.mount(dev)[1] and mnt.take_notes() == ([("flash_formatted", None)] if what == mnt.NO_GAMES else [])
+                blank += what == mnt.BLANK
+                again += what == mnt.NO_GAMES
+            if cut is not None:  # the whole device boots on what the cut left
+                box = device(flash=FlashDev(image=cut))
+                store = box.app.store
+                assert box.screen()[0].startswith("Tafel") and store.history() == [], (op, tear, box.screen())
+                assert ("Flash formatiert" in box.screen()) == (what == mnt.NO_GAMES), box.screen()
+                game_id = store.next_game_id()
+                store.new_game(game_id, Game(PLAYERS, "standard", 500, None, 0, game_id).create_record())
+                assert store.running_game() == game_id
+                boots += 1
+    print("  first format: %d cut points (%d in mkfs), clean and torn: %d found blank, %d formatted again, "
+          "%d devices booted" % (len(log), mkfs_ops, blank, again, boots))
+    assert len(log) > mkfs_ops > 1 and blank and again
+
+
+def recovering(dev, **kw):
+    from board import load_profile
+
+    why, games = mnt.decide(dev)[1:]
+    serial = FakeSerial(**kw)
+    rec = RecoveringDevice(load_profile(PROFILE), dev, why, games, serial, "sim-test")
+    return rec, Host(rec)
+
+
+def read_flash(host, first=0):
+    """(image, FLASH_READ's OK, FLASH_DONE's numbers) over the link: the image as FlashDev keeps one
+    (a block a bytearray, None while nothing of it came: erased)."""
+    body = host.ok(wire.FLASH_READ, varints(first) if first else b"")
+    start, blocks, size = wire.parse_numbers(body, 3)
+    image = [None] * blocks
+    expect = 0
+    while True:
+        kind, seq, body = host.frame()
+        if seq != expect:
+            continue
+        expect += 1
+        host.send(wire.encode(wire.ACK, expect))
+        if kind == wire.FLASH_DATA:
+            block, offset, data = wire.parse_flash_data(body)
+            if data:
+                if image[block] is None:
+                    image[block] = bytearray(b"\xff" * size)
+                image[block][offset:offset + len(data)] = data
+        elif kind == wire.FLASH_DONE:
+            host.step(50)  # the ACK of FLASH_DONE goes in
+            return image, (start, blocks, size), wire.parse_flash_done(body)
+
+
+def test_recovery_says_what_is_wrong_and_how_to_rescue():
+    dev, ids = _root_erased()
+    rec, host = recovering(dev)
+    assert rec.screen()[:8] == ["Flash-Fehler", "Speicher defekt", "3 Spiele da", "Spiele retten:", "am Laptop",
+                                "tafel rescue", "", "C = formatieren"]
+    hello = host.handshake()
+    assert hello["mode"] == wire.RECOVERY and hello["id"] == "sim-test"
+    info = wire.parse_recovery_info(host.ok(wire.INFO))
+    assert info == {"state": "recovery", "why": "unmountable", "games": len(ids), "blocks": 512, "block_size": 4096,
+                    "read_done": False, "firmware": rec.recovery.link.firmware}
+    for kind in (wire.LIST, wire.EXPORT, wire.WIPE, wire.CLOCK, wire.UPDATE_BEGIN):
+        assert host.err(kind, b"\x01") == wire.RECOVERY
+
+
+def test_the_raw_flash_comes_whole_over_the_link_and_then_the_format_asks_nothing_more():
+    dev, ids = _root_erased()
+    rec, host = recovering(dev)
+    host.handshake()
+    got, (first, blocks, size), (f, b, crc) = read_flash(host)
+    assert same_image(got, dev.image) and (first, blocks, size) == (0, 512, 4096) and (f, b) == (0, 512)
+    assert crc == _crc(dev.image)
+    assert wire.parse_recovery_info(host.ok(wire.INFO))["read_done"] is True
+    assert rec.screen()[6] == "Flash gelesen"
+    rec.key("C")
+    assert rec.screen()[2:4] == ["Alle Spiele", "löschen?"] and "Nicht gerettet!" not in rec.screen()
+    assert rec.screen()[7] == "# = Ja  * = Nein"
+    rec.key("*")
+    assert rec.screen()[0] == "Flash-Fehler" and same_image(got, dev.image)  # * keeps everything
+
+
+def test_format_before_any_read_warns_then_erases_every_block_and_resets():
+    dev, ids = _root_erased()
+    rec, host = recovering(dev)
+    rec.key("C")
+    assert "Nicht gerettet!" in rec.screen()
+    rec.key("#")
+    assert rec.reset_pending  # machine.reset(): the simulator starts again from boot
+    vol, what, games = mnt.decide(dev)
+    assert what == mnt.MOUNTED and list(vol.ilistdir("/")) == []
+    assert rawscan.scan(dev)[0] == [] and dev.used_blocks() <= 2  # no stale game can come back
+    box = device(flash=FlashDev(image=dev.image))
+    assert box.app.store.history() == [] and box.screen()[0].startswith("Tafel")
+
+
+def test_a_read_cut_short_resumes_where_it_got_and_only_reads_that_join_up_count_as_rescued():
+    dev, ids = _root_erased()
+    rec, host = recovering(dev)
+    host.handshake()
+    got, (first, blocks, size), (f, b, crc) = read_flash(host, first=500)
+    assert first == f == 500 and crc == _crc(dev.image, 500)
+    assert same_image(got[500:], dev.image[500:]) and got[:500] == [None] * 500
+    assert not rec.recovery.read_done  # blocks 0-499 never went
+    host.ok(wire.FLASH_READ)
+    last = 0
+    for _ in range(40):  # then the cable goes: the laptop has blocks 0 .. last - 1
+        kind, seq, body = host.frame()
+        host.send(wire.encode(wire.ACK, seq + 1))
+        last = wire.parse_flash_data(body)[0]
+    host.ok(wire.CANCEL)
+    host.step(100)
+    assert not rec.recovery.read_done and rec.screen()[6].startswith("Lese Flash")
+    rec.key("C")
+    assert "Nicht gerettet!" in rec.screen()
+    rec.key("*")
+    rest = read_flash(host, first=last)[0]
+    assert same_image(rest[last:], dev.image[last:]) and rec.recovery.read_done and rec.screen()[6] == "Flash gelesen"
+
+
+class _Bdev:
+    def __init__(self, dev):
+        self.bdev = dev
+
+
+def test_a_device_that_booted_like_new_serves_the_raw_read_too():
+    image, ids = _evening()
+    flash = FlashDev(image=image)
+    box = device(flash=flash)
+    host = Host(box)
+    host.handshake()
+    assert host.err(wire.FLASH_READ) == "unsupported"  # no flash partition known
+    sys.modules["flashbdev"] = _Bdev(flash)  # the ESP32 port's module, as the simulator provides it
+    try:
+        got = read_flash(host)[0]
+        assert same_image(got, flash.image)
+        assert host.ok(wire.INFO)  # the session goes on in normal mode
+    finally:
+        del sys.modules["flashbdev"]
