@@ -134,6 +134,10 @@ def run_info(args):
 
 
 def _info(link):
+    if link.hello.get("mode") == wire.RECOVERY:  # its flash does not show its games: no store to ask
+        from .rescue_link import print_recovery_info
+
+        return print_recovery_info(link)
     h, info = link.hello, link.info()
     games = link.games()
     state = DeviceState(h["id"])

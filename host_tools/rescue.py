@@ -1,6 +1,7 @@
 # The `tafel rescue` command and rescue_image(), the one entry for every way of getting the raw flash.
 #
 #   tafel rescue --image flash.bin [-o games.json] [--report] [--device-id ID]
+#   tafel rescue --port PORT [--save-image flash.bin] [-o games.json] [--report]   (rescue_link.py reads it)
 #
 # The image is the whole file-system partition: 2 MB, 512 blocks of 4 KB,
 # erased bytes 0xFF (esptool read_flash of the partition, the simulator's
@@ -70,7 +71,12 @@ def add_parser(commands):
                     "history import`) and prints what was found. Exit 0: every game found was "
                     "rebuilt whole; 1: something is incomplete or not placed, or no game was found; "
                     "2: not a flash image.")
-    cmd.add_argument("--image", metavar="FILE", help="the raw flash image (2,097,152 bytes)")
+    src = cmd.add_mutually_exclusive_group()
+    src.add_argument("--image", metavar="FILE", help="the raw flash image (2,097,152 bytes)")
+    src.add_argument("--port", metavar="PORT", help="read the raw flash from the device on this serial port "
+                     "(in recovery mode, or running normally): rescue_link.py")
+    cmd.add_argument("--baud", type=int, help="line rate with --port on a UART bridge (default: 115200)")
+    cmd.add_argument("--save-image", metavar="FILE", help="with --port: keep the raw image read in FILE too")
     cmd.add_argument("-o", "--output", metavar="FILE", default="",
                      help="the JSON file to write, '-' for standard output (default: tafel-%s-TIME.json)"
                           % DEVICE_ID)
@@ -84,19 +90,27 @@ def add_parser(commands):
 
 def read_image(args):
     """(bytes, name) of the image the arguments name; raises OSError or ValueError.
-    Reading the flash over the serial link (--port) plugs in here."""
+    With --port run() reads the device's flash over the serial link instead (rescue_link.py)."""
     if not getattr(args, "image", None):
-        raise ValueError("which image? give --image FILE")
+        raise ValueError("which flash? give --image FILE, or --port PORT to read the device's")
     with open(args.image, "rb") as f:
         return f.read(), args.image
 
 
 def run(args):
-    try:
-        data, name = read_image(args)
-    except (OSError, ValueError) as err:
-        print("tafel rescue: %s" % err, file=sys.stderr)
-        return NOT_AN_IMAGE
+    if getattr(args, "port", None):  # over the serial link (rescue_link.py): bytes, or an exit code
+        from .rescue_link import read_over_port
+
+        got = read_over_port(args)
+        if isinstance(got, int):
+            return got
+        data, name = got
+    else:
+        try:
+            data, name = read_image(args)
+        except (OSError, ValueError) as err:
+            print("tafel rescue: %s" % err, file=sys.stderr)
+            return NOT_AN_IMAGE
     bar = link_cli._Bar("rescue " + name)
     try:
         doc, text, code = rescue_image(data, args.output, args.device_id, args.report, bar, name)

@@ -1,0 +1,161 @@
+# The laptop's end of reading a device's raw flash over the serial link (FLASH_READ, docs/protocol.md), for tafel rescue.
+#
+#   data = read_flash(link, progress)      # the whole partition, erased blocks as 0xFF
+#   tafel rescue --port /dev/ttyUSB0 [--save-image flash.bin]
+#
+# The device streams the blocks it holds in the export's window (FLASH_DATA:
+# block, offset, bytes; pieces that are all 0xFF are left out, so an evening's
+# flash costs its used blocks on the wire), then FLASH_DONE with the CRC32 of
+# every byte it read, checked here against the image put together. A device
+# in recovery mode (its handshake says mode=recovery) and one in normal mode
+# both serve it. A read cut short (the cable, a reset) is resumed once the
+# device answers again, from the block it had got to.
+import sys
+import time
+import zlib
+
+from tafel import wire
+from tafel.records import varints
+
+from .link_client import DeviceGone, LinkError
+
+RESUMES = 3  # a cut-short read starts again where it got to this often
+
+
+class FlashReadError(LinkError):
+    """The read came whole but does not match the device's checksum."""
+
+
+def read_flash(link, progress=None):
+    """The device's raw flash partition as bytes (blocks x block size, what no frame carried 0xFF).
+
+    link: an open link_client.Link; progress(bytes reached, bytes in all) as the read goes."""
+    image = None
+    first = 0
+    for attempt in range(RESUMES + 1):
+        try:
+            body = wire.Body(link.request(wire.FLASH_READ, bytes(varints(first)) if first else b""))
+            start, blocks, size = body.varint(), body.varint(), body.varint()
+            if image is None:
+                image = bytearray(b"\xff" * (blocks * size))
+            elif len(image) != blocks * size:
+                raise LinkError("the device's flash changed size between two reads")
+            stream = _FlashStream(link, image, start, size, progress)
+            try:
+                crc = stream.run()
+            finally:
+                first = stream.reached
+            if crc != zlib.crc32(memoryview(image)[start * size:]) & 0xFFFFFFFF:
+                raise FlashReadError("the flash read does not match the device's checksum")
+            return bytes(image)
+        except DeviceGone:
+            if attempt == RESUMES:
+                raise
+            link.handshake()  # NoAnswer when it is gone for good
+    raise AssertionError("not reached")
+
+
+class _FlashStream:
+    """One FLASH_READ stream: frames taken in order and acked (as link_stream.ExportStream takes an export's)."""
+
+    def __init__(self, link, image, first, size, progress):
+        self.link, self.image, self.size, self.progress = link, image, size, progress
+        self.expected = 0
+        self.reached = first  # the blocks before it came whole: where a resumed read begins
+
+    def run(self):
+        """The CRC32 FLASH_DONE gives, once every frame before it came in order."""
+        link = self.link
+        asked = False
+        last_heard = time.monotonic()
+        while True:
+            got = link._frame(min(last_heard + link.stream_timeout, time.monotonic() + link.stream_nudge))
+            now = time.monotonic()
+            if got is None:
+                if now - last_heard >= link.stream_timeout:
+                    raise DeviceGone("the device went silent in the middle of the flash read")
+                link.ack(self.expected & 0xFFFF, resend=True)
+                continue
+            kind, seq, body, _ = got
+            if kind == "bad":
+                if not asked:
+                    link.ack(self.expected & 0xFFFF, resend=True)
+                    asked = True
+                continue
+            if kind not in (wire.FLASH_DATA, wire.FLASH_DONE):
+                continue  # a late reply to an earlier request
+            behind = (self.expected - seq) & 0xFFFF
+            if behind == 0:
+                last_heard, asked = now, False
+                self.expected += 1
+                link.ack(self.expected & 0xFFFF)
+                if kind == wire.FLASH_DONE:
+                    return wire.parse_flash_done(body)[2]
+                self._take(body)
+            elif behind <= 0x8000:
+                link.ack(self.expected & 0xFFFF)
+            elif not asked:
+                link.ack(self.expected & 0xFFFF, resend=True)
+                asked = True
+
+    def _take(self, body):
+        block, offset, data = wire.parse_flash_data(body)
+        at = block * self.size + offset
+        if at + len(data) > len(self.image):
+            raise LinkError("the device sent bytes beyond its flash (block %d)" % block)
+        self.image[at:at + len(data)] = data
+        self.reached = block  # frames come in order: every block before this one is whole
+        if self.progress:
+            self.progress(at + len(data), len(self.image))
+
+
+# ---- tafel info and tafel rescue --port -------------------------------------------------
+
+WHY = {
+    "unmountable": "its file system does not mount",
+    "games_unlisted": "its file system shows no games (its folders are gone)",
+}
+
+
+def print_recovery_info(link):
+    """`tafel info` for a device in recovery mode; the exit code."""
+    h = link.hello
+    info = wire.parse_recovery_info(link.request(wire.INFO))
+    print("device   %s (firmware %s, link protocol %d)" % (h["id"], info["firmware"] or h["fw"], h["proto"]))
+    print("recovery mode: %s, while the raw flash holds %d game%s"
+          % (WHY.get(info["why"], info["why"]), info["games"], "" if info["games"] == 1 else "s"))
+    print("flash    %d blocks of %d bytes; %s" % (info["blocks"], info["block_size"],
+          "read whole by a laptop since power-up" if info["read_done"] else "not read by a laptop since power-up"))
+    print("rescue   tafel rescue --port PORT reads it and rebuilds the games; then format on the device (C, #)")
+    return 0
+
+
+def read_over_port(args):
+    """(image bytes, name) read from the device at args.port (tafel rescue --port), or an exit code
+    with the reason printed: 1 the read failed, 3 no device. Saves the image when --save-image."""
+    from . import link_cli, ports
+    from .link_client import Link
+
+    try:
+        _, link = ports.find(lambda port: Link.open(port, args.baud or link_cli.BAUD), port=args.port)
+    except ports.PortError as err:
+        print("tafel rescue: %s" % err, file=sys.stderr)
+        return err.code
+    device = link.hello["id"]
+    bar = link_cli._Bar("flash of " + device)
+    try:
+        data = read_flash(link, bar)
+        link.bye()
+    except LinkError as err:
+        bar.stop()
+        print("tafel rescue: reading the flash of %s failed: %s" % (device, err), file=sys.stderr)
+        return link_cli.DEVICE_ERROR
+    finally:
+        bar.stop()
+        link.close()
+    if not getattr(args, "device_id", None):
+        args.device_id = device
+    if getattr(args, "save_image", None):
+        with open(args.save_image, "wb") as f:
+            f.write(data)
+    return data, "the flash of %s" % device
