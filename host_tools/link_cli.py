@@ -254,7 +254,10 @@ def _export(link, args, fmt):
                 _say("no earlier export of %s on this laptop: exporting every game" % device)
     elif args.since:
         cursor = args.since
-    report = link.info()["storage_report"]  # what the boot check found, into the file
+    try:
+        report = link.info()["storage_report"]  # what the boot check found, into the file
+    except (DeviceError, ValueError):  # an INFO this tafel cannot read: the games matter more
+        report = None
     state.begin(cursor, keep=resume)
     in_order = [True]  # every game so far came whole: the spool's cursor may follow
 
