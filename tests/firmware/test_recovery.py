@@ -292,3 +292,58 @@ def test_a_device_that_booted_like_new_serves_the_raw_read_too():
         assert host.ok(wire.INFO)  # the session goes on in normal mode
     finally:
         del sys.modules["flashbdev"]
+
+
+class _NVS:
+    # Stands in for esp32.NVS (ESP-IDF's key-value partition): blobs by namespace and key.
+    store = {}
+    writes = 0
+
+    def __init__(self, namespace):
+        self.ns = namespace
+
+    def get_blob(self, key, buf):
+        data = _NVS.store.get((self.ns, key))
+        if data is None:
+            raise OSError(-0x1102)  # ESP_ERR_NVS_NOT_FOUND
+        buf[:len(data)] = data
+        return len(data)
+
+    def set_blob(self, key, data):
+        _NVS.store[(self.ns, key)] = bytes(data)
+        _NVS.writes += 1
+
+    def commit(self):
+        pass
+
+
+class _Esp32:
+    NVS = _NVS
+
+
+def test_the_chips_boot_mounts_a_flash_that_holds_the_store_and_keeps_the_profile_for_recovery():
+    import os
+
+    import vfs
+    from recovery import boot, profile
+
+    image, ids = _evening()
+    dev = FlashDev(image=image)
+    vol, _ = mnt.mount(dev, mtime=False)
+    with open(PROFILE, "rb") as f:
+        board = f.read()
+    with vol.open("/board.json", "wb") as f:
+        f.write(board)
+    assert profile.recall() is None  # off the chip: no NVS, recovery would run with the link alone
+    sys.modules["esp32"] = _Esp32()
+    try:
+        for _ in range(2):
+            boot.start(FlashDev(image=dev.image), "/rtest")  # what port/_boot.py does, at / on the chip
+            try:
+                assert "data" in os.listdir("/rtest") and "board.json" in os.listdir("/rtest")
+            finally:
+                vfs.umount("/rtest")
+        assert profile.recall()["name"] == "esp32-devkitc-ssd1306"
+        assert _NVS.writes == 1  # written once; the same profile at the next boot writes nothing
+    finally:
+        del sys.modules["esp32"]

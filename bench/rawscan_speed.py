@@ -1,0 +1,78 @@
+# The raw scan for games (firmware/recovery/rawscan.py) over a full 2 MB flash: its time here and its instructions on the device build.
+#
+#   .venv/bin/python bench/rawscan_speed.py [--flash IMG]
+#
+# The scan runs at boot only when the flash does not mount or mounts without
+# the store's folders (store/mount.py); a blank block costs one compare, so
+# the case measured is the worst: all 512 blocks written (an evening's used
+# blocks repeated over the rest, bench/mpy/rawscan_cost.py). Timed on the PyPI
+# unix port and on the 32-bit device build, and counted with callgrind on the
+# device build for the chip's estimate (instructions / 240 M per second), to
+# which the flash's own reading is added: 2 MB at 40 MHz DIO, 10 MB/s at best.
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests" / "host"))
+
+from benchlib import callgrind_segments  # noqa: E402
+
+import sim_games  # noqa: E402
+from simlink import play  # noqa: E402
+from tafel_host import sim_runtime  # noqa: E402
+from tafel_host.sim import find_micropython  # noqa: E402
+
+ESP32_IPS = 240e6
+FLASH_READ_MBS = 10.0  # 40 MHz, two data lines: the best the chip's flash gives
+
+
+def main():
+    parser = argparse.ArgumentParser(description="The raw scan for games over a full 2 MB flash.")
+    parser.add_argument("--flash", help="an evening's flash image to take the blocks from (made if missing)")
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="rawscan-"))
+    try:
+        flash = Path(args.flash) if args.flash else tmp / "flash.img"
+        if not flash.exists():
+            script = tmp / "evening.txt"
+            script.write_text(sim_games.script(sim_games.plan(3, target=100)))
+            play(script, flash)
+        script = ROOT / "bench" / "mpy" / "rawscan_cost.py"
+        full = str(tmp / "full.img")
+        rows = []
+        for name, mp in (("PyPI unix port (64-bit)", find_micropython()),
+                         ("device build (32-bit)", sim_runtime.device_build(ROOT))):
+            if mp is None:
+                continue
+            out = subprocess.run([str(mp), "-X", "heapsize=8M", str(script), str(ROOT / "firmware"), str(flash), full],
+                                 capture_output=True, text=True, check=True).stdout.split()
+            rows.append((name, out[1], float(out[3]), float(out[4])))
+        instructions = None
+        build, valgrind = sim_runtime.device_build(ROOT), shutil.which("valgrind")
+        if build is not None and valgrind is not None:
+            base = str(tmp / "cg.out")
+            out = subprocess.run([valgrind, "--tool=callgrind", "--dump-before=mp_micropython_opt_level",
+                                  "--callgrind-out-file=" + base, str(build), "-X", "heapsize=8M", str(script),
+                                  str(ROOT / "firmware"), str(flash), full], capture_output=True, text=True, check=True)
+            instructions = callgrind_segments(out.stdout, base)["scan"]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("raw scan of a full 2 MB flash (512 blocks, every one written), games found: %s" % rows[0][1])
+    print("%-26s %18s %20s" % ("interpreter", "RAM chip (C reads)", "simulator's file chip"))
+    for name, _, ram, file_ms in rows:
+        print("%-26s %15.1f ms %17.1f ms" % (name, ram, file_ms))
+    if instructions is not None:
+        scan_s = instructions / ESP32_IPS
+        read_s = 2.0 / FLASH_READ_MBS
+        print("device build: %.1f M instructions; estimate on an ESP32: %.2f s of scanning + %.2f s reading the "
+              "flash = %.1f s" % (instructions / 1e6, scan_s, read_s, scan_s + read_s))
+    print("reproduce: .venv/bin/python bench/rawscan_speed.py")
+
+
+if __name__ == "__main__":
+    main()
