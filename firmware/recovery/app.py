@@ -38,7 +38,7 @@ class Recovery:
         self._joined = False  # the running read began within what was sent before
         self.formatted = 0  # percent of the format done
         self.dirty = True
-        self.log = None
+        self.restore = None  # restore(dev) after the format: what the chip's image needs to start (boot.py)
 
     def t(self, key):
         return self.texts.get(key, key)
@@ -110,6 +110,8 @@ class Recovery:
             self.link.end()
         self._show(screen.FORMATTING)
         format_all(self.dev, self._formatting)
+        if self.restore is not None:
+            self.restore(self.dev)
         self.reset()
 
     def _formatting(self, done, total):

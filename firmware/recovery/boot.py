@@ -64,6 +64,7 @@ def run(dev, why, games):
     transport = StreamTransport(sys.stdin.buffer, sys.stdout.buffer, 0 if native else serial.get("baud", 115200) // 10,
                                 native)
     rec = Recovery(hw, dev, why, games, machine.reset)
+    rec.restore = restore
     rec.link = RecoveryLink(transport, rec, "esp32-" + binascii.hexlify(machine.unique_id()).decode())
     micropython.kbd_intr(3)  # _boot.py runs with the interrupt off: Ctrl-C outside a session leaves for the REPL
     try:
@@ -72,6 +73,29 @@ def run(dev, why, games):
             time.sleep_ms(STEP_MS)
     finally:
         rec.link.end()
+
+
+# firmware/main.py's lines: the device's entry when the application lies flat (the image's, frozen)
+MAIN_PY = (b"# Device entry, put back by recovery mode's format (firmware/main.py): the application frozen in\n"
+           b"# the image runs flat until tafel flash brings back the boot files and a slot.\n"
+           b"from assemble import assemble, run  # noqa: F401\n\nif __name__ == \"__main__\":\n    run()\n")
+
+
+def restore(dev):
+    """After recovery's format on the chip: what the image's frozen application needs to start from
+    the empty flash, /main.py and /board.json (the copy in NVS). boot.py and bootsel.py, which are
+    not in the image, come back with the next tafel flash; until then nothing chooses a slot."""
+    import vfs
+
+    from recovery import profile
+
+    vol = vfs.VfsLfs2(dev)
+    with vol.open("/main.py", "wb") as f:
+        f.write(MAIN_PY)
+    board = profile.kept()
+    if board:
+        with vol.open("/board.json", "wb") as f:
+            f.write(board)
 
 
 def let_go(had):

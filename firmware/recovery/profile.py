@@ -26,10 +26,15 @@ def remember(path="/board.json"):
     nvs.commit()
 
 
+def kept():
+    """The profile's bytes kept in NVS, or None."""
+    nvs = _nvs()
+    return _get(nvs) if nvs is not None else None
+
+
 def recall():
     """The profile kept in NVS as a dict, or None."""
-    nvs = _nvs()
-    data = _get(nvs) if nvs is not None else None
+    data = kept()
     if not data:
         return None
     import json

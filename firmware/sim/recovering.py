@@ -10,6 +10,7 @@
 # process again, which boots the freshly formatted flash.
 import board
 from recovery.app import STEP_MS, Recovery
+from recovery.boot import restore
 from recovery.commands import RecoveryLink
 from sim import simmachine, simwdt
 from sim.halted import write_glass
@@ -32,6 +33,7 @@ class RecoveringDevice:
         self.chip = self.machine.display
         self.serial = serial
         self.recovery = Recovery(self.board, dev, why, games, self.machine.reset, capture=True)
+        self.recovery.restore = restore  # as on the chip: /main.py (and the profile NVS kept) after a format
         if serial is not None:
             self.recovery.link = RecoveryLink(serial, self.recovery, device_id)
             serial.device = self  # a Ctrl-C outside a session opens the REPL (sim/simusb.py)

@@ -243,10 +243,36 @@ def test_format_before_any_read_warns_then_erases_every_block_and_resets():
     rec.key("#")
     assert rec.reset_pending  # machine.reset(): the simulator starts again from boot
     vol, what, games = mnt.decide(dev)
-    assert what == mnt.MOUNTED and list(vol.ilistdir("/")) == []
-    assert rawscan.scan(dev)[0] == [] and dev.used_blocks() <= 2  # no stale game can come back
+    assert what == mnt.MOUNTED and [e[0] for e in vol.ilistdir("/")] == ["main.py"]  # no profile in NVS here
+    assert rawscan.scan(dev)[0] == [] and dev.used_blocks() <= 4, dev.used_blocks()  # no stale game left
+    with vol.open("/main.py", "r") as f:  # what the image's frozen application starts from
+        assert _code(f.read()) == _code(open("firmware/main.py").read())
     box = device(flash=FlashDev(image=dev.image))
     assert box.app.store.history() == [] and box.screen()[0].startswith("Tafel")
+
+
+def _code(text):
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def test_after_the_format_the_chip_starts_the_frozen_app_with_the_profile_nvs_kept():
+    from recovery import boot
+
+    dev, ids = _root_erased()
+    with open(PROFILE, "rb") as f:
+        board = f.read()
+    _NVS.store[("tafel", "board")] = board
+    sys.modules["esp32"] = _Esp32()
+    try:
+        mnt.format_all(dev)
+        boot.restore(dev)
+    finally:
+        del sys.modules["esp32"]
+        _NVS.store.clear()
+    vol = mnt.decide(dev)[0]
+    assert sorted(e[0] for e in vol.ilistdir("/")) == ["board.json", "main.py"]
+    with vol.open("/board.json", "rb") as f:
+        assert f.read() == board
 
 
 def test_a_read_cut_short_resumes_where_it_got_and_only_reads_that_join_up_count_as_rescued():
@@ -347,3 +373,4 @@ def test_the_chips_boot_mounts_a_flash_that_holds_the_store_and_keeps_the_profil
         assert _NVS.writes == 1  # written once; the same profile at the next boot writes nothing
     finally:
         del sys.modules["esp32"]
+        _NVS.store.clear()
