@@ -75,27 +75,29 @@ def run(dev, why, games):
         rec.link.end()
 
 
-# firmware/main.py's lines: the device's entry when the application lies flat (the image's, frozen)
-MAIN_PY = (b"# Device entry, put back by recovery mode's format (firmware/main.py): the application frozen in\n"
-           b"# the image runs flat until tafel flash brings back the boot files and a slot.\n"
+# firmware/boot.py's and main.py's lines, put back by recovery mode's format; bootsel.py, which boot.py
+# imports, is frozen in the image beside the application (port/boards/TAFEL_ESP32/manifest.py)
+BOOT_PY = (b"# Runs first at every power-up (firmware/boot.py), put back by recovery mode's format: bootsel.py\n"
+           b"# is the image's until tafel flash puts the flash's own beside this.\n"
+           b"import bootsel\n\nbootsel.boot()\n")
+MAIN_PY = (b"# Device entry (firmware/main.py), put back by recovery mode's format: the application frozen\n"
+           b"# in the image runs until an update or tafel flash brings a slot.\n"
            b"from assemble import assemble, run  # noqa: F401\n\nif __name__ == \"__main__\":\n    run()\n")
 
 
 def restore(dev):
-    """After recovery's format on the chip: what the image's frozen application needs to start from
-    the empty flash, /main.py and /board.json (the copy in NVS). boot.py and bootsel.py, which are
-    not in the image, come back with the next tafel flash; until then nothing chooses a slot."""
+    """After recovery's format on the chip: what the image's frozen application starts from on the
+    empty flash: /main.py, /boot.py (its bootsel is the image's) and /board.json (the copy in NVS)."""
     import vfs
 
     from recovery import profile
 
     vol = vfs.VfsLfs2(dev)
-    with vol.open("/main.py", "wb") as f:
-        f.write(MAIN_PY)
     board = profile.kept()
-    if board:
-        with vol.open("/board.json", "wb") as f:
-            f.write(board)
+    for name, data in (("main.py", MAIN_PY), ("board.json", board), ("boot.py", BOOT_PY)):  # boot.py last
+        if data:
+            with vol.open("/" + name, "wb") as f:
+                f.write(data)
 
 
 def let_go(had):

@@ -243,10 +243,11 @@ def test_format_before_any_read_warns_then_erases_every_block_and_resets():
     rec.key("#")
     assert rec.reset_pending  # machine.reset(): the simulator starts again from boot
     vol, what, games = mnt.decide(dev)
-    assert what == mnt.MOUNTED and [e[0] for e in vol.ilistdir("/")] == ["main.py"]  # no profile in NVS here
+    assert what == mnt.MOUNTED and sorted(e[0] for e in vol.ilistdir("/")) == ["boot.py", "main.py"]  # no NVS here
     assert rawscan.scan(dev)[0] == [] and dev.used_blocks() <= 4, dev.used_blocks()  # no stale game left
-    with vol.open("/main.py", "r") as f:  # what the image's frozen application starts from
-        assert _code(f.read()) == _code(open("firmware/main.py").read())
+    for name in ("boot.py", "main.py"):  # what the image's frozen application starts from
+        with vol.open("/" + name, "r") as f:
+            assert _code(f.read()) == _code(open("firmware/" + name).read()), name
     box = device(flash=FlashDev(image=dev.image))
     assert box.app.store.history() == [] and box.screen()[0].startswith("Tafel")
 
@@ -270,7 +271,7 @@ def test_after_the_format_the_chip_starts_the_frozen_app_with_the_profile_nvs_ke
         del sys.modules["esp32"]
         _NVS.store.clear()
     vol = mnt.decide(dev)[0]
-    assert sorted(e[0] for e in vol.ilistdir("/")) == ["board.json", "main.py"]
+    assert sorted(e[0] for e in vol.ilistdir("/")) == ["board.json", "boot.py", "main.py"]
     with vol.open("/board.json", "rb") as f:
         assert f.read() == board
 

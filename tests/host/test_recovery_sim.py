@@ -17,7 +17,7 @@ import threading
 import pytest
 
 import sim_games
-from simlink import RUN_PY, play
+from simlink import ROOT, RUN_PY, play
 from tafel_host.cli import main
 from tafel_host.link_client import Link
 from tafel_host.rescue import rescue_image
@@ -128,3 +128,38 @@ def test_a_flash_that_does_not_mount_is_read_whole_over_usb_then_formatted_on_th
             dev.close()
     doc, report, code = rescue_image(flash.read_bytes())
     assert doc["games"] == [] and code == 1, report  # not one old record left anywhere on the flash
+
+
+MPY_SRC = ROOT / "build" / "micropython-1.28.0"
+
+
+@pytest.mark.skipif(not (MPY_SRC / "tools" / "manifestfile.py").is_file(),
+                    reason="MicroPython's sources are unpacked by make device-build")
+def test_the_esp32_image_boots_by_our_rules_and_never_by_stocks():
+    # What MicroPython's own manifest tool collects for the Tafel board: one _boot.py, ours (two of
+    # one name would not both freeze), no inisetup (stock's formatting first-boot setup), bootsel.py
+    # as the fallback recovery's format relies on, recovery mode itself, never boot.py or main.py.
+    import sys
+
+    sys.path.insert(0, str(MPY_SRC / "tools"))
+    try:
+        import manifestfile
+    finally:
+        sys.path.pop(0)
+    cwd = os.getcwd()
+    try:
+        m = manifestfile.ManifestFile(manifestfile.MODE_FREEZE, {
+            "MPY_DIR": str(MPY_SRC), "PORT_DIR": str(MPY_SRC / "ports" / "esp32"),
+            "BOARD_DIR": str(ROOT / "firmware" / "port" / "boards" / "TAFEL_ESP32"),
+            "MPY_LIB_DIR": str(MPY_SRC / "lib" / "micropython-lib")})
+        m.execute(str(ROOT / "firmware" / "port" / "boards" / "TAFEL_ESP32" / "manifest.py"))
+    finally:
+        os.chdir(cwd)  # the tool changes folder into each manifest it includes
+    frozen = {}
+    for f in m.files():
+        frozen.setdefault(f.target_path, []).append(f.full_path)
+    assert frozen["_boot.py"] == [str(ROOT / "firmware" / "port" / "_boot.py")]
+    assert frozen["bootsel.py"] == [str(ROOT / "firmware" / "bootsel.py")]
+    assert "recovery/boot.py" in frozen and "store/mount.py" in frozen and "flashbdev.py" in frozen
+    assert not {"inisetup.py", "boot.py", "main.py"} & set(frozen)
+    assert all(len(paths) == 1 for paths in frozen.values())
