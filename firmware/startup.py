@@ -13,9 +13,11 @@ from ui.app import App
 SELFTEST_KEY = "*"
 BOOT_SCANS = 3  # keypad scans a debounce apart: a key held through the boot reads stable
 
-# Boot notes worth a word on screen (the rest is in the store's report).
-_SHOWN = ("game_damaged", "game_unreadable", "flash_full", "flash_low", "torn_tail_repaired",
-          "settings_damaged", "roster_damaged", "flash_formatted")
+# Boot notes worth a word on screen, the most important first (the rest is in
+# store.report, which INFO and the export carry); one is shown.
+_SHOWN = ("game_lost", "game_unreadable", "game_damaged", "game_set_aside", "mend_failed", "flash_full",
+          "flash_formatted", "game_mended", "flash_low", "torn_tail_repaired", "settings_damaged",
+          "roster_damaged")
 
 
 def start(display, store, clock, capture=False, log=None, power=None, keypad=None):
@@ -40,8 +42,9 @@ def start(display, store, clock, capture=False, log=None, power=None, keypad=Non
         from ui.selftest import SelfTest
 
         app.push(SelfTest(app))
-    for key, _ in notes:
-        if key in _SHOWN:
+    keys = [key for key, _ in notes]
+    for key in _SHOWN:
+        if key in keys:
             app.notify(app.t(key))
             break
     if _rolled_back(store, clock) is not None:  # told once (bootsel.py keeps the record)

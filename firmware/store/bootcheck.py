@@ -1,66 +1,101 @@
 # The boot check: after every power-up, before the UI shows anything.
 #
-# It mounts nothing itself (mount.py does that); it walks the data folder:
+# It mounts nothing itself (mount.py does that); it walks both copies of the
+# data (store.py: /data and its twin /twin):
+#  - makes the folders, and once per flash writes every folder's metadata
+#    twice (fsys.Disk.harden), so losing any one metadata block falls back
+#    to an older state instead of losing the folder;
 #  - removes *.new files (a write-new-then-rename that was cut short),
 #  - loads settings and roster (a damaged one: defaults, bytes to keep/),
-#  - loads the index and finishes deletions its tombstones announce,
-#  - replays every game in live/: a torn last record is cut off, other damage
-#    is set aside into keep/ (never dropped), a game that is over is put away,
-#    the newest unfinished game stays running,
-#  - reports free space.
-# It does not list games/: with hundreds of games that costs more than all
-# the rest (LittleFS reads a directory entry by entry). The order of writes
-# makes the index trustworthy without it: a game is put away as compact
-# copy, then index entry, then removal of its live segments, so a game whose
-# entry is missing still has segments in live/ and is put away again. Only
-# when the index is missing or damaged, or with deep=True, is games/ listed
-# and the index rebuilt from the journals wherever it disagrees with them.
+#  - lists games/ and live/ of both copies and keep/: a game present in any
+#    form counts, for the next free id too (ids are never reused),
+#  - finishes deletions the index's tombstones announce,
+#  - mends every closed game whose two copies differ (mend.py),
+#  - reconciles the index with the journals in both directions: an entry
+#    without any journal is reported lost once and stays listed; a journal
+#    without an entry, or one of another size, gets its entry rebuilt,
+#  - replays every game in live/: copies mended, a torn last record cut off,
+#    other damage set aside into keep/ (never dropped), a game that is over
+#    is put away, the newest unfinished game stays running,
+#  - reports games that exist only as set-aside bytes, and free space.
 # Every step is idempotent, so a power cut during the check is finished by
-# the next boot.
+# the next boot. What it found and did is kept in store.report (INFO and
+# the export carry it; the UI shows the notes in startup.SHOWN).
 from . import index as ix
 from . import keyval
-from .gamelog import GAMES, LIVE, GameLog, parse, replay
+from .gamelog import GAMES, KEEP, LIVE, Replay, parse, replay
+from .mend import kept_ids
 
-ROOT_DIRS = ("", LIVE, GAMES)
+LAYOUT = "layout"  # in the twin: written once every folder was hardened
 
 
 def run(store, deep=False):
     """Checks everything after power-up; returns notes for the UI as a list
-    of (key, detail):
+    of (key, detail), also kept in store.report:
       index_damaged      the index file was damaged; detail = text
       index_rebuilt      entries rebuilt from the journals; detail = count
+      game_lost          an index entry whose journal is gone from both copies; detail = id
+      copy_mended        a copy lagged behind (a cut between the two writes) and was made whole; detail = id
+      game_mended        damage in one copy made good from the other, nothing lost; detail = id
       torn_tail_repaired a cut-short last record was removed; detail = id
       game_damaged       damage set aside, bytes kept in keep/; detail = (id, text)
       game_unreadable    a game that cannot be replayed, left as it is; detail = (id, text)
+      game_set_aside     a game found only in keep/ (export it); detail = id
+      mend_failed        the flash refused to rewrite a copy (full?); detail = (id, text)
       settings_damaged / roster_damaged    defaults in use, bytes in keep/
       flash_low / flash_full               detail = kilobytes free
-    """
+    deep=True also reads every closed game whole and mends what is damaged."""
     notes = []
-    for d in ROOT_DIRS:
-        store.disk.mkdir(d)
-        if d != GAMES or deep:  # games/ leftovers: see _boot_live and deep
-            _remove_leftovers(store.disk, d)
+    _prepare(store)
+    for disk in store.disks:
+        _remove_leftovers(disk, "")  # live/ and games/: while listing them (_listing)
     store.settings, problem = keyval.load(store.disk, keyval.SETTINGS, {})
     if problem:
         notes.append(("settings_damaged", None))
     store.roster, problem = keyval.load(store.disk, keyval.ROSTER, [])
     if problem:
         notes.append(("roster_damaged", None))
-    store._top = None
     store.live = None
     store._booted = None
     store.forget_space()
     problem = store.index.load()
     if problem is not None and problem != "missing":
         notes.append(("index_damaged", problem))
-    _finish_deletions(store)
-    if problem is not None or deep:
-        _reconcile(store, notes)
-    _boot_live(store, notes)
+    closed, live, kept = _listing(store)
+    store.find_top(list(closed) + live + kept)
+    _finish_deletions(store, closed, live)
+    _mend_closed(store, closed, deep, notes)
+    _reconcile(store, closed, live, notes)
+    free = _boot_live(store, live, notes)
+    store.find_top([i for i in list(closed) + live + kept if i not in free])  # never-born ids are free again
+    for game_id in kept:
+        if game_id not in closed and game_id not in live and store.index.find(game_id) < 0:
+            notes.append(("game_set_aside", game_id))
     note = store.space().message()
     if note:
         notes.append(note)
+    store.report = notes
     return notes
+
+
+def _prepare(store):
+    # Both trees' folders; once per flash (or after a power cut in the middle
+    # of it) every folder, and the root above them, hardened. True if it was done now.
+    for disk in store.disks:
+        disk.mkdir("")
+        have = [name for name, kind in disk.entries("") if kind == 0x4000]
+        for d in (LIVE, GAMES, KEEP) if disk is store.disk else (LIVE, GAMES):
+            if d not in have:
+                disk.mkdir(d)
+    if store.twin.size(LAYOUT) is not None:
+        return False
+    for disk in store.disks:
+        for d in (LIVE, GAMES, ""):
+            disk.harden(d)
+    store.disk.harden(KEEP)
+    store.parent.harden("")
+    store.twin.write_new(LAYOUT, b"2")
+    return True
 
 
 def _remove_leftovers(disk, folder):
@@ -69,44 +104,123 @@ def _remove_leftovers(disk, folder):
             disk.remove((folder + "/" if folder else "") + fname)
 
 
-def _finish_deletions(store):
+def _listing(store):
+    # ({id: (main size, twin size)} of closed journals, [ids with live segments], [ids in keep/]).
+    closed = {}
+    live = []
+    for k in range(len(store.disks)):
+        disk = store.disks[k]
+        for fname, size in _listdir(disk, GAMES):
+            got = parse(fname)
+            if got and got[1] is None:
+                sizes = closed.get(got[0], (None, None))
+                closed[got[0]] = (size, sizes[1]) if k == 0 else (sizes[0], size)
+        for fname, _ in _listdir(disk, LIVE):
+            got = parse(fname)
+            if got and got[1] is not None and got[0] not in live:
+                live.append(got[0])
+    live.sort()
+    return closed, live, kept_ids(store.disk)
+
+
+def _listdir(disk, folder):
+    # The folder's files; a write-new-then-rename cut short (*.new) is removed on the way.
+    out = []
+    for fname, size in disk.listdir(folder):
+        if fname.endswith(".new"):
+            disk.remove(folder + "/" + fname)
+        else:
+            out.append((fname, size))
+    return out
+
+
+def _finish_deletions(store, closed, live):
     idx = store.index
     gone = [idx.ids[i] for i in range(len(idx.ids)) if idx.flags[i] & ix.DELETED]
     if gone:
         for game_id in gone:
-            GameLog(store.disk, game_id).remove_all()
+            store.log(game_id).remove_all()
+            closed.pop(game_id, None)
+            if game_id in live:
+                live.remove(game_id)
         idx.write(dict((game_id, None) for game_id in gone), store.next_game_id())
 
 
-def _reconcile(store, notes):
-    # The index must match games/: drop entries without a file, rebuild
-    # entries that are missing or older than their file.
+def _mend_closed(store, closed, deep, notes):
+    # A closed game whose copies differ in size (or every one, deep) is read
+    # whole and both copies made alike.
+    for game_id in sorted(closed):
+        main, twin = closed[game_id]
+        if main == twin and not deep:
+            continue
+        log = store.log(game_id)
+        _note(notes, _mend(log, notes), game_id, log)
+        size = store.disk.size(GAMES + "/%06d.tj" % game_id)
+        closed[game_id] = (size, size)
+
+
+def _mend(log, notes, r=None):
+    # mend.py's verdict; a flash that refuses the rewrite leaves the copies as
+    # they are (every record still reads from the merged copies) and says so.
+    try:
+        return log.set_aside(r)
+    except OSError as err:
+        notes.append(("mend_failed", (log.game_id, "errno %s" % err.args[0])))
+        if r is not None:
+            r.__init__()
+            for seq, payload in log.records():
+                r.feed(seq, payload)
+        else:
+            log.scan()
+        return None
+
+
+def _note(notes, verdict, game_id, log):
+    if verdict == "copy":
+        notes.append(("copy_mended", game_id))
+    elif verdict == "torn":
+        notes.append(("torn_tail_repaired", game_id))
+    elif verdict == "mended":
+        notes.append(("game_mended", game_id))
+    elif verdict == "damaged":
+        text = log.problems[0][1] if log.problems else "records set aside"
+        notes.append(("game_damaged", (game_id, text)))
+
+
+def _reconcile(store, closed, live, notes):
+    # The index must match the closed journals: an entry whose journal is gone
+    # from both copies is reported lost (once; it stays listed), a journal
+    # without an entry, or of another size than its entry says, gets one.
     idx = store.index
-    on_flash = {}
-    for fname, size in store.disk.listdir(GAMES):
-        got = parse(fname)
-        if got and got[1] is None:
-            on_flash[got[0]] = size
     changes = {}
-    for game_id in idx.ids:
-        if game_id not in on_flash:
-            changes[game_id] = None
+    for i in range(len(idx.ids)):
+        game_id, flags = idx.ids[i], idx.flags[i]
+        if game_id in closed or game_id in live or flags & (ix.DELETED | ix.LOST):
+            continue
+        e = idx.entry(game_id)
+        if e is None:
+            e = ix.Entry(game_id)
+        e.flags |= ix.LOST | ix.DAMAGED
+        changes[game_id] = e
+        notes.append(("game_lost", game_id))
     rebuilt = 0
-    for game_id, size in on_flash.items():
+    for game_id in sorted(closed):
+        size = closed[game_id][0]
+        if size is None:
+            size = closed[game_id][1]
         i = idx.find(game_id)
-        if i >= 0 and idx.sizes[i] == size:
+        if i >= 0 and idx.sizes[i] == size and not idx.flags[i] & ix.LOST:
             continue
         changes[game_id] = _rebuild_entry(store, game_id, size, notes)
         rebuilt += 1
     if changes:
-        store._top = None
-        idx.write(changes, store.next_game_id(on_flash))
+        idx.write(changes, store.next_game_id())
     if rebuilt:
         notes.append(("index_rebuilt", rebuilt))
 
 
 def _rebuild_entry(store, game_id, size, notes):
-    log = GameLog(store.disk, game_id)
+    log = store.log(game_id)
     game, problem = replay(log)
     if game is None:
         store.unreadable[game_id] = problem or "no records"
@@ -116,20 +230,16 @@ def _rebuild_entry(store, game_id, size, notes):
     return ix.entry_for(game, game_id, size, flags)
 
 
-def _boot_live(store, notes):
+def _boot_live(store, ids, notes):
     # Every game with segments in live/: check it, put away what is over,
     # keep the newest unfinished one running.
-    ids = []
-    for fname, _ in store.disk.listdir(LIVE):
-        got = parse(fname)
-        if got and got[1] is not None and got[0] not in ids:
-            ids.append(got[0])
-    ids.sort()
     running = None
+    free = []
     for game_id in ids:
-        store.disk.remove(GAMES + "/%06d.tj.new" % game_id)  # a put-away cut short
         log, game = open_game(store, game_id, notes)
         if log is None:
+            if game_id not in store.unreadable:
+                free.append(game_id)
             continue
         if game.finished:
             store._put_away_soft(log, game)  # over, but not yet put away
@@ -140,20 +250,17 @@ def _boot_live(store, notes):
     if running is not None:
         store.live = running[0]
         store._booted = (running[0].game_id, running[1])
+    return free
 
 
 def open_game(store, game_id, notes):
-    # (log, game) replayed, damage repaired or set aside; (None, None) if unreadable.
-    log = GameLog(store.disk, game_id)
-    game, problem = replay(log)
-    if log.problems and game is not None and problem is None:
-        torn = log.torn_only()
-        text = log.problems[0][1]
-        log.set_aside()
-        game, problem = replay(log)
-        notes.append(("torn_tail_repaired", game_id) if torn else ("game_damaged", (game_id, text)))
-    if game is None and not log.problems and log.next_seq == 0:
-        log.remove_live()  # a game whose create record never landed
+    # (log, game) replayed, copies mended, damage set aside; (None, None) if unreadable.
+    log = store.log(game_id)
+    r = Replay()
+    _note(notes, _mend(log, notes, r), game_id, log)
+    game, problem = r.game, r.problem
+    if game is None and not log.problems and log.next_seq == 0 and not log.exists_closed():
+        log.remove_live()  # a game whose create record never landed: nothing of it anywhere
         return None, None
     if game is None or problem is not None:
         store.unreadable[game_id] = problem or "no create record"

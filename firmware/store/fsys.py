@@ -11,6 +11,9 @@ import os
 
 _ENOENT = 2
 _EEXIST = 17
+# harden(): a metadata block of 4 KB takes about 30 commits of a 100-byte inline file
+HARDEN_WRITES = 40
+HARDEN_BYTES = 100
 
 
 class Disk:
@@ -109,6 +112,32 @@ class Disk:
         finally:
             f.close()  # close syncs; an error here leaves only the .new file
         self.rename(tmp, rel)
+
+    def harden(self, rel):
+        """Makes LittleFS write the folder's metadata into both blocks of its
+        pair. A new folder's metadata lives in one block until that block
+        fills and is compacted into the other; until then losing that one
+        block loses the folder and LittleFS no longer mounts at all. Commits
+        of a small file (inline, in the metadata) fill the block and force
+        the compaction: after it either block holds a whole, if older, state.
+        About HARDEN_WRITES commits of 128 bytes: once per folder, not per boot."""
+        pad = (rel + "/" if rel else "") + ".pad"
+        data = b"\xa5" * HARDEN_BYTES
+        for _ in range(HARDEN_WRITES):
+            f = self.open(pad, "wb")
+            try:
+                f.write(data)
+            finally:
+                f.close()
+        self.remove(pad)
+
+    def sibling(self, name):
+        """A Disk on the folder `name` beside this one's folder, on the same volume."""
+        return Disk(self.vol, self.root[:self.root.rfind("/") + 1] + name)
+
+    def parent(self):
+        """A Disk on the folder holding this one's folder."""
+        return Disk(self.vol, self.root[:self.root.rfind("/")] or "/")
 
     def unused_name(self, rel):
         """`rel`, or `rel`.1, .2, ... : the first that names no file."""

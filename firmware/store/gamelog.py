@@ -1,29 +1,35 @@
-# One game's journal on flash: the core's event records, framed, append-only.
+# One game's journal on flash: the core's event records, framed, append-only, kept twice.
 #
-# Files (names are the game id, six digits):
+# Files (names are the game id, six digits), in the main tree (/data) and the
+# same again, byte for byte, in the twin (/twin; store.py says why):
 #   live/000007.000, live/000007.001, ...   segments of a game being played
 #   games/000007.tj                         the closed game's whole journal
 # Each file is a run of frames (tafel.journal: u16 length, u32 sequence
 # number, payload, u32 CRC32) whose sequence numbers rise by one; the create
-# record is number 0. The game is the union of its files read in the order
-# games/*.tj, then live segments by number: a frame whose number was already
-# seen is skipped, so a crash between writing a closed copy and removing the
-# segments it came from loses and doubles nothing.
+# record is number 0 and names the game's id. The game is the union of its
+# files read in the order games/*.tj (main, twin), then live segments by
+# number (main before twin): a frame whose number was already seen is
+# skipped, so a crash between writing a closed copy and removing the
+# segments it came from, a copy that lags behind or a damaged frame in one
+# copy loses and doubles nothing. A file whose create record is not this
+# game's is never mixed in (ids are never reused; this is the second guard).
 #
 # Why segments: LittleFS never programs into a file's last block again once
 # the file is synced; the next append copies that partly filled block to a
 # fresh one. One growing journal file would cost up to a whole 4 KB block per
 # round (measured: 3 KB programmed at round 100, with or without keeping the
 # file open). A segment is closed at SEGMENT_MAX bytes and a new one started,
-# so an append copies at most SEGMENT_MAX bytes. Closing the game writes the
-# compact games/*.tj copy and removes the segments.
+# so an append copies at most SEGMENT_MAX bytes, twice (both copies): 768
+# keeps a 10-seat round under DESIGN.md's 2 KB. Closing the game writes the
+# compact games/*.tj copies and removes the segments.
 from micropython import const
-from tafel import journal
+from tafel import journal, records
 from tafel.game import Game
+from tafel.records import Reader
 
 from .errors import StoreError
 
-SEGMENT_MAX = const(1024)
+SEGMENT_MAX = const(768)
 MAX_SEGMENTS = const(1000)  # three digits in the file name
 LIVE = "live"
 GAMES = "games"
@@ -48,61 +54,91 @@ def parse(filename):
 
 
 class GameLog:
-    """The files of one game. Call records() (or load state with scan()) before append()."""
+    """The files of one game in both copies. Call records() (or load state
+    with scan()) before append()."""
 
-    def __init__(self, disk, game_id):
+    def __init__(self, disk, game_id, twin=None):
         self.disk = disk
+        self.twin = twin
+        self.disks = (disk,) if twin is None else (disk, twin)
         self.game_id = game_id
         self.next_seq = 0
         self.segment = -1  # last live segment number, -1 = none yet
-        self.segment_size = 0
+        self.segment_size = 0  # its size in the main copy
         self.problems = []  # (file, text) found by the last records() walk
         self._bad = []
         self._gap = None
+        self._create = None
+        self.listed = []  # files() as the last records() walk found them
 
     def files(self):
-        """The game's files in reading order, as (folder/name, size); the
-        closed copy comes first, with size None, even if it does not exist."""
+        """The game's files in reading order, as (disk, folder/name, size): the
+        closed copies first, with size None, even if they do not exist; then
+        each live segment, the main copy before the twin's."""
         stem = name(self.game_id)
         # The closed copy is listed whether or not it exists (reading it says
         # so): a stat, like a listing, walks games/, which may hold hundreds.
-        out = [(GAMES + "/" + stem + ".tj", None)]
+        out = [(d, GAMES + "/" + stem + ".tj", None) for d in self.disks]
         segs = []
-        for fname, size in self.disk.listdir(LIVE):
-            got = parse(fname)
-            if got and got[0] == self.game_id and got[1] is not None:
-                segs.append((got[1], LIVE + "/" + fname, size))
+        for k in range(len(self.disks)):
+            for fname, size in self.disks[k].listdir(LIVE):
+                got = parse(fname)
+                if got and got[0] == self.game_id and got[1] is not None:
+                    segs.append((got[1], k, LIVE + "/" + fname, size))
         segs.sort()
-        for number, path, size in segs:
-            out.append((path, size))
-            self.segment = number
-            self.segment_size = size
+        self.segment = -1
+        self.segment_size = 0
+        for number, k, path, size in segs:
+            out.append((self.disks[k], path, size))
+            if number > self.segment:
+                self.segment, self.segment_size = number, 0
+            if k == 0:
+                self.segment_size = size
         return out
+
+    def exists(self):
+        """Whether any file of the game is on flash, in either copy."""
+        for disk, path, size in self.files():
+            if size is not None or disk.size(path) is not None:
+                return True
+        return False
+
+    def exists_closed(self):
+        path = GAMES + "/" + name(self.game_id) + ".tj"
+        for disk in self.disks:
+            if disk.size(path) is not None:
+                return True
+        return False
 
     def records(self):
         """Yields (seq, payload) of every good record in order, stopping at the
         first gap. Afterwards `problems` lists what was wrong as (file, text),
         next_seq is set for appending, and torn_only() says whether the damage
-        is just a torn last frame."""
+        is just a torn last frame. A file whose create record is not this
+        game's (another game's id, or a start other than the first copy's)
+        is read no further: its records are never mixed into this game."""
         self.problems = []
-        self._bad = []  # (file, good length) of files with damage
-        self._gap = None  # the file where the run of numbers broke
-        self.segment = -1
-        self.segment_size = 0
+        self._bad = []  # (disk, file, good length, torn) of files with damage
+        self._gap = None  # (disk, file) where the run of numbers broke
+        self._create = None
         self.next_seq = expected = 0
-        files = self.files()
-        for i in range(len(files)):
-            path = files[i][0]
-            f = self.disk.open_existing(path)
+        files = self.listed = self.files()
+        for disk, path, _ in files:
+            f = disk.open_existing(path)
             if f is None:  # no closed copy (yet), or removed since the listing
                 continue
             walk = journal.FrameReader(f)
+            stranger = None
             try:
                 for seq, payload in walk:
+                    if seq == 0:
+                        stranger = self._stranger(payload)
+                        if stranger:
+                            break
                     if seq < expected:
                         continue  # already had it from an earlier copy
                     if seq > expected:
-                        self._gap = path
+                        self._gap = (disk, path)
                         self.problems.append((path, "records %d to %d are missing" % (expected, seq - 1)))
                         return
                     expected = self.next_seq = seq + 1
@@ -110,14 +146,30 @@ class GameLog:
             finally:
                 f.close()
             problem, good_end = walk.problem, walk.pos
+            if stranger:
+                problem, good_end = stranger, 0
             if problem is not None:
                 self.problems.append((path, problem))
-                self._bad.append((path, good_end, i == len(files) - 1 and problem.startswith("torn")))
+                self._bad.append((disk, path, good_end, problem.startswith("torn")))
                 # Read on: a later copy may still hold what is damaged here.
 
+    def _stranger(self, payload):
+        # Why a create record is not this game's, or None.
+        if self._create is None:
+            if create_id(payload) != self.game_id:
+                return "create record of game %s" % create_id(payload)
+            self._create = payload
+            return None
+        return None if payload == self._create else "create record of another game"
+
     def torn_only(self):
-        """True if the only damage is a torn last frame (a write cut short)."""
-        return len(self._bad) == 1 and self._bad[0][2] and self._gap is None
+        """True if the only damage is torn last frames (a write cut short)."""
+        if self._gap is not None:
+            return False
+        for bad in self._bad:
+            if not bad[3]:
+                return False
+        return bool(self._bad)
 
     def scan(self):
         """Walks the journal only to learn its state; returns the record count."""
@@ -127,9 +179,10 @@ class GameLog:
         return n
 
     def append(self, payload):
-        """Appends one record durably (the file is closed, so LittleFS has
-        committed it) and returns its sequence number. Raises OSError if the
-        flash refused; then nothing was added."""
+        """Appends one record durably to both copies (each file is closed, so
+        LittleFS has committed it) and returns its sequence number. Raises
+        OSError if the flash refused the main copy; then nothing was added.
+        A twin that refuses is mended from the main copy at the next boot."""
         seq = self.next_seq
         data = journal.frame(seq, payload)
         if self.segment < 0 or self.segment_size + len(data) > SEGMENT_MAX:
@@ -138,39 +191,27 @@ class GameLog:
             self.segment += 1
             self.segment_size = 0
         path = LIVE + "/" + name(self.game_id) + ".%03d" % self.segment
-        f = self.disk.open(path, "ab")
-        try:
-            f.write(data)
-            f.close()  # the commit: from here on the frame is on flash
-        except OSError:
-            _close_quietly(f)
-            # The commit may or may not have happened; the file says which.
-            if self._recheck(path) != self.segment_size + len(data):
-                raise
-        except BaseException:
-            _close_quietly(f)
-            raise
+        _append(self.disk, path, data, self.segment_size)
+        if self.twin is not None:
+            try:
+                _append(self.twin, path, data, None)
+            except OSError:
+                pass  # the main copy holds it; bootcheck mends the twin
         self.segment_size += len(data)
         self.next_seq = seq + 1
         return seq
-
-    def _recheck(self, path):
-        size = self.disk.size(path)
-        if size is None:
-            size = 0
-        if size < self.segment_size:  # cannot happen with LittleFS; be safe
-            self.segment_size = size
-        return size
 
     def live(self):
         return self.segment >= 0
 
     def write_closed(self):
-        """Writes the whole journal to games/<id>.tj (write-new-then-rename)
-        and returns its size; the live segments stay until remove_live().
-        Only for an undamaged journal (the caller checks `problems` first)."""
+        """Writes the whole journal to games/<id>.tj in both copies
+        (write-new-then-rename) and returns its size; the live segments stay
+        until remove_live(). Only for an undamaged journal (the caller checks
+        `problems` first)."""
         path = GAMES + "/" + name(self.game_id) + ".tj"
-        self.disk.write_new(path, self._frames())
+        for disk in self.disks:
+            disk.write_new(path, self._frames())
         return self.disk.size(path)
 
     def _frames(self):
@@ -179,44 +220,63 @@ class GameLog:
 
     def remove_live(self):
         stem = name(self.game_id) + "."
-        for fname, _ in self.disk.listdir(LIVE):
-            if fname.startswith(stem):
-                self.disk.remove(LIVE + "/" + fname)
+        for disk in self.disks:
+            for fname, _ in disk.listdir(LIVE):
+                if fname.startswith(stem):
+                    disk.remove(LIVE + "/" + fname)
         self.segment = -1
         self.segment_size = 0
 
     def remove_all(self):
         self.remove_live()
-        self.disk.remove(GAMES + "/" + name(self.game_id) + ".tj")
+        for disk in self.disks:
+            disk.remove(GAMES + "/" + name(self.game_id) + ".tj")
 
-    def set_aside(self):
-        """Makes the journal clean again without losing a byte: every damaged
-        file's bytes are copied to keep/ (a torn last frame is just cut off)
-        and the file keeps its good frames; files after a gap in the numbers
-        move to keep/ whole. Each step is write-new-then-rename or a rename,
-        so a cut in the middle is finished by doing this again."""
-        if not self.problems:
-            return
-        self.disk.mkdir(KEEP)
-        for path, good_end, torn in self._bad:
-            data = self.disk.read(path)
-            if not torn:
-                self.disk.write_new(self._keep_name(path), data)
-            if good_end:
-                self.disk.write_new(path, data[:good_end])
-            else:
-                self.disk.remove(path)
-        if self._gap is not None:
-            moving = False
-            for path, _ in self.files():
-                moving = moving or path == self._gap
-                if moving and self.disk.size(path) is not None:
-                    self.disk.rename(path, self._keep_name(path))
-        self.scan()
+    def set_aside(self, replay=None):
+        """Makes the journal clean and both copies alike again without losing
+        a byte: every damaged file's bytes are copied to keep/ (a torn last
+        frame is just cut off), files after a gap in the numbers move to
+        keep/ whole, and every copy is rewritten from the records that are
+        good in any of them (mend.py). Each step is write-new-then-rename or
+        a rename, so a cut in the middle is finished by doing this again."""
+        from . import mend
 
-    def _keep_name(self, path):
-        # keep/live-000007.003, with .1, .2 ... if that name is taken already
-        return self.disk.unused_name(KEEP + "/" + path.replace("/", "-"))
+        return mend.mend(self, replay)
+
+    def keep_name(self, disk, path, fresh=True):
+        # keep/live-000007.003 (keep/twin-live-... for the twin's), with .1, .2 ... if taken already
+        tag = "" if disk is self.disk else "twin-"
+        base = KEEP + "/" + tag + path.replace("/", "-")
+        return self.disk.unused_name(base) if fresh else base
+
+
+def create_id(payload):
+    """The game id a create record names (None if it is not a create record)."""
+    try:
+        r = Reader(payload)
+        if r.byte() != records.VERSION or r.byte() != records.CREATE:
+            return None
+        return r.varint()
+    except ValueError:
+        return None
+
+
+def _append(disk, path, data, expect):
+    # One frame onto a file, committed when this returns. `expect`: the size
+    # the file had (None: not tracked), to tell after an error whether the
+    # commit happened anyway.
+    f = disk.open(path, "ab")
+    try:
+        f.write(data)
+        f.close()  # the commit: from here on the frame is on flash
+    except OSError:
+        _close_quietly(f)
+        # The commit may or may not have happened; the file says which.
+        if expect is None or (disk.size(path) or 0) != expect + len(data):
+            raise
+    except BaseException:
+        _close_quietly(f)
+        raise
 
 
 def _close_quietly(f):
@@ -229,16 +289,26 @@ def _close_quietly(f):
 def replay(log):
     """(tafel.Game or None, problem): the game from every good record of the
     journal, and why replaying stopped early (None if it did not)."""
-    game = None
-    problem = None
+    r = Replay()
     for seq, payload in log.records():
-        if problem is not None:
-            continue  # drain the walk so log.problems is complete
+        r.feed(seq, payload)  # the walk is drained even after a refusal: log.problems is complete
+    return r.game, r.problem
+
+
+class Replay:
+    """A game built record by record as a walk yields them (mend.py replays during its walk)."""
+
+    def __init__(self):
+        self.game = None
+        self.problem = None
+
+    def feed(self, seq, payload):
+        if self.problem is not None:
+            return
         try:
-            if game is None:
-                game = Game.from_record(payload)
+            if self.game is None:
+                self.game = Game.from_record(payload)
             else:
-                game.apply(payload)
+                self.game.apply(payload)
         except ValueError as err:  # RecordError, ScoreError: not a record this game takes
-            problem = "record %d refused: %s" % (seq, err)
-    return game, problem
+            self.problem = "record %d refused: %s" % (seq, err)

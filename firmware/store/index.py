@@ -7,7 +7,8 @@
 #   | varint target | varint rounds | varint winners (bit per seat)
 #   | text variant | u8 seats | text per seat        (text = varint length + UTF-8)
 # flags: 1 finished, 2 exported, 4 damaged, 8 deleted (a tombstone, so a cut
-# in the middle of deleting never brings the game back half).
+# in the middle of deleting never brings the game back half), 16 lost (its
+# journal is gone from both copies: the summary is all that is left).
 #
 # It holds the closed games (games/*.tj); the game being played lives in
 # live/ and is summarised from memory. Everything here can be rebuilt from the
@@ -30,6 +31,7 @@ FINISHED = const(1)
 EXPORTED = const(2)
 DAMAGED = const(4)
 DELETED = const(8)
+LOST = const(16)  # the journal is gone from both copies: listed, reported once (bootcheck.py)
 
 
 class Entry:
@@ -57,6 +59,10 @@ class Entry:
     @property
     def damaged(self):
         return bool(self.flags & DAMAGED)
+
+    @property
+    def lost(self):
+        return bool(self.flags & LOST)
 
     def winners(self):
         return [self.players[s] for s in range(len(self.players)) if self.winner_mask >> s & 1]

@@ -1,15 +1,16 @@
 # Flash space: how much is free, when to warn, when to refuse a new game.
 #
 # Counted in LittleFS blocks (4 KB). A 10-seat game of 300 rounds needs about
-# 11 journal segments (one block each) plus 3 blocks for its closed copy, and
-# closing it rewrites the index (a second copy for a moment). RUNNING is what
+# 15 journal segments (one block each) plus 3 blocks for its closed copy, all
+# of it twice (the twin, store.py), and closing it rewrites the index (a
+# second copy for a moment). RUNNING is what
 # is kept back for the game being played, so it can always save to its end
 # and be closed; a new game is refused below RUNNING + NEW_GAME, with a
 # warning long before that. Only the storage code writes flash, and nothing
 # else it writes may eat into RUNNING.
 from micropython import const
 
-RUNNING = const(24)  # blocks kept for the running game (~96 KB)
+RUNNING = const(48)  # blocks kept for the running game, both copies (~192 KB)
 NEW_GAME = const(16)  # blocks a new game must find on top of that
 WARN_PART = const(8)  # warn when less than 1/8 of the flash is free ...
 WARN_MIN = const(64)  # ... or fewer than this many blocks

@@ -16,13 +16,20 @@ from . import bootcheck
 from . import index as ix
 from . import keyval
 from .errors import StoreError
-from .gamelog import KEEP, LIVE, GameLog, parse, replay
+from .gamelog import GameLog, replay
 from .space import Space
+from tafel import journal
+
+NEXT_ID = "next"  # in the twin: the next free game id, a second memory beside the index header
 
 
 class Store:
-    def __init__(self, disk):
+    def __init__(self, disk, twin=None):
         self.disk = disk
+        self.twin = twin if twin is not None else disk.sibling("twin")
+        self.disks = (disk, self.twin)
+        self.parent = disk.parent()  # the folder holding both (hardened once too)
+        self.report = []  # the notes of the last boot check (bootcheck.py)
         self.index = ix.Index(disk)
         self.live = None  # GameLog of the game being played
         self.unreadable = {}  # game id -> why it cannot be replayed
@@ -39,6 +46,10 @@ class Store:
         bootcheck.py). deep=True also compares the index with every journal
         in games/ (slow with many games; for idle time or before an export)."""
         return bootcheck.run(self, deep)
+
+    def log(self, game_id):
+        """The GameLog of a game, over both copies."""
+        return GameLog(self.disk, game_id, self.twin)
 
     def _put_away_soft(self, log, game):
         try:
@@ -59,22 +70,28 @@ class Store:
         if self.live is log:
             self.live = None
 
-    def next_game_id(self, more=()):
+    def find_top(self, ids):
+        """Learns the highest id ever used from the ids found on flash (the
+        boot check lists every folder), the index and the twin's counter."""
+        top = self.index.next_id - 1
+        for game_id in self.index.ids:
+            top = max(top, game_id)
+        for game_id in ids:
+            top = max(top, game_id)
+        data = self.twin.read(NEXT_ID)
+        got = journal.read_frame(data) if data else None
+        if got is not None and got[1].isdigit():
+            top = max(top, int(got[1]) - 1)
+        self._top = top
+
+    def next_game_id(self):
         """The id for the next new game. Ids are never reused (the host keeps
-        history by device and game id): the index header remembers the next
-        one, even after the newest game was deleted."""
+        history by device and game id, and a journal must never take another
+        game's records): the boot check finds the highest id anywhere on
+        flash, and both the index header and the twin remember the next one,
+        even after the newest game was deleted."""
         if self._top is None:
-            top = self.index.next_id - 1
-            for d in (LIVE, KEEP):  # not games/: each game there has an entry
-                for fname, _ in self.disk.listdir(d):
-                    got = parse(fname[fname.find("-") + 1:])
-                    if got and got[0] > top:
-                        top = got[0]
-            for game_id in self.index.ids:
-                top = max(top, game_id)
-            for game_id in more:
-                top = max(top, game_id)
-            self._top = top
+            self.find_top(())
         return max(self._top, self.index.next_id - 1) + 1
 
     # ---- playing -----------------------------------------------------------------
@@ -94,10 +111,16 @@ class Store:
         if not space.can_start_game():
             raise StoreError("flash_full", space.free_kb)
         self._leave_running()
+        log = self.log(game_id)
+        if log.exists():  # never: next_game_id() saw every file; but never mix two games either
+            raise ValueError("game id %d has files on flash" % game_id)
         self._top = max(game_id, self._top or 0)
-        log = GameLog(self.disk, game_id)
         self._append(log, record)
         self.live = log
+        try:  # after the create record: until this lands, its files say the id is taken
+            self.twin.write_new(NEXT_ID, journal.frame(0, b"%d" % (game_id + 1)))
+        except OSError:
+            pass  # the game is stored; the listing at the next boot knows its id
 
     def append(self, game_id, record):
         """Stores one record durably; returns when it is committed on flash.
@@ -106,14 +129,13 @@ class Store:
         refused; then nothing was stored."""
         if self.live is None or self.live.game_id != game_id:
             self._leave_running()
-            log = GameLog(self.disk, game_id)
-            log.scan()
-            if log.next_seq == 0:
-                raise StoreError("no_game", game_id)
+            log = self.log(game_id)
             try:
-                log.set_aside()  # damage found is kept in keep/, never written over
+                log.set_aside()  # copies made alike; damage found is kept in keep/, never written over
             except OSError as err:
                 raise StoreError("save_failed", err.errno)
+            if log.next_seq == 0 or log._create is None:
+                raise StoreError("no_game", game_id)  # no create record of its own: nothing to add to
             self.live = log
         self._append(self.live, record)
 
@@ -140,7 +162,7 @@ class Store:
         # every live game but the newest.
         if self.live is not None:
             log = self.live
-            game, _ = replay(GameLog(self.disk, log.game_id))
+            game, _ = replay(self.log(log.game_id))
             if game is not None:
                 self._put_away_soft(log, game)
             self.live = None
@@ -162,10 +184,10 @@ class Store:
         StoreError("no_game", id) when there is no such game and
         StoreError("game_unreadable", (id, text)) when not even its first
         record can be read (its bytes stay as they are)."""
-        log = GameLog(self.disk, game_id)
+        log = self.log(game_id)
         game, problem = replay(log)
         if game is None:
-            if not log.files():
+            if not log.exists():
                 raise StoreError("no_game", game_id)
             raise StoreError("game_unreadable", (game_id, problem or log.problems[0][1]))
         problems = list(log.problems)
@@ -244,7 +266,7 @@ class Store:
         for game_id in game_ids:
             if self.live is not None and self.live.game_id == game_id:
                 self.live = None
-            GameLog(self.disk, game_id).remove_all()
+            self.log(game_id).remove_all()
         self.index.write(dict((i, None) for i in game_ids), next_id)
 
     def prune_exported(self, free_blocks):

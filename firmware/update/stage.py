@@ -43,7 +43,7 @@ _STAGE = const("app/stage")
 _ID_FILE = const("app/stage/id")
 HEAD = "app/stage/head"
 _MAX_HEAD = const(20 + 16384 + 64)  # header, MAX_MANIFEST, signature
-RESERVE = const(40)  # flash blocks an update leaves free: store/space.py's RUNNING + NEW_GAME
+RESERVE = const(64)  # flash blocks an update leaves free: store/space.py's RUNNING + NEW_GAME
 _RUNNING_MPY = const(-1)  # Stager's mpy: this interpreter's (parts.RUNNING_MPY), looked up when needed
 
 # What status() says of the transfer.

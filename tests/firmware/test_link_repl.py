@@ -39,7 +39,7 @@ def test_ctrl_c_stops_the_firmware_and_the_raw_repl_runs_code_on_the_flash():
     assert talk(dev, fake, b"\r\x01").endswith(b"raw REPL; CTRL-B to exit\r\n>")
     assert talk(dev, fake, b"\x05A\x01") == b"R\x00"  # raw-paste declined: mpremote falls back
     got = talk(dev, fake, b"import os\nfor f in os.ilistdir(''):\n print(repr(f), end=',')\x04")
-    assert got == b"OK('data', 16384, 0, 0),\x04\x04>"
+    assert got == b"OK('data', 16384, 0, 0),('twin', 16384, 0, 0),\x04\x04>"
     got = talk(dev, fake, b"1/0\x04")
     assert got.startswith(b"OK\x04Traceback") and got.endswith(b"ZeroDivisionError: divide by zero\r\n\x04>")
     assert talk(dev, fake, b"\x04") == b"OK\r\nMPY: soft reboot\r\nraw REPL; CTRL-B to exit\r\n>"

@@ -5,7 +5,7 @@ from session import Session
 
 
 def _session():
-    dev, store, _ = boot(blocks=64)
+    dev, store, _ = boot(blocks=128)
     session = Session(store, SimClock(0))
     session.start(("Anna", "Ben", "Cleo"), "standard", 500)
     return dev, store, session

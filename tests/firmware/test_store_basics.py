@@ -202,8 +202,8 @@ def test_settings_and_roster_round_trip():
 
 
 def test_a_data_folder_beside_other_files():
-    # On the device the app's own files share the file system with /data.
-    dev = FlashDev(blocks=64)
+    # On the device the app's own files share the file system with /data and /twin.
+    dev = FlashDev(blocks=128)
     vol, _ = mount(dev)
     f = vol.open("/main.py", "w")
     f.write("print('hi')\n")
@@ -212,7 +212,7 @@ def test_a_data_folder_beside_other_files():
     store.boot()
     _start(store)
     assert vol.open("/main.py", "r").read() == "print('hi')\n"
-    assert sorted(n for n, _, _, _ in vol.ilistdir("/")) == ["data", "main.py"]
+    assert sorted(n for n, _, _, _ in vol.ilistdir("/")) == ["data", "main.py", "twin"]
 
 
 def test_storage_code_reads_no_clock_and_prints_nothing():

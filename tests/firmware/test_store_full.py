@@ -6,7 +6,7 @@ from store.errors import StoreError
 from store.space import NEW_GAME, RUNNING
 from tafel.game import Game
 
-BLOCKS = 128  # a small chip fills quickly; the policy is the same
+BLOCKS = 256  # a small chip fills quickly; the policy is the same
 TEN = tuple("Seat %d" % i for i in range(10))
 
 

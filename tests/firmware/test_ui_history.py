@@ -33,11 +33,13 @@ def played(dev, players=("Anna", "Ben", "Cleo"), target=500):
 
 
 def flip(disk, path, pos):
-    data = bytearray(disk.read(path))
-    data[pos] ^= 0x20
-    f = disk.open(path, "wb")
-    f.write(data)
-    f.close()
+    # In both copies (the store keeps a twin beside /data): damage it cannot make good.
+    for d in (disk, disk.sibling("twin")):
+        data = bytearray(d.read(path))
+        data[pos] ^= 0x20
+        f = d.open(path, "wb")
+        f.write(data)
+        f.close()
 
 
 def body(dev):
