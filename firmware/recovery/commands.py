@@ -17,6 +17,7 @@ class RecoveryLink(Link):
     def __init__(self, transport, app, device_id, log=None):
         Link.__init__(self, transport, app, device_id, log)
         self.reading = False  # a FLASH_READ stream is on
+        self._done_made = False  # its FLASH_DONE is in the ring
 
     def _handshake(self, now):
         Link._handshake(self, now)
@@ -45,6 +46,7 @@ class RecoveryLink(Link):
             return out
         if kind == wire.FLASH_READ:
             got = flashread.start(self, r, app.dev, app.read_at)
+            self._stream = self._watched(self._stream)
             self.reading = True
             return got
         if kind == wire.CANCEL or kind == wire.BYE:
@@ -55,20 +57,18 @@ class RecoveryLink(Link):
 
     def cancel(self):
         Link.cancel(self)
-        self.reading = False
+        self.reading = self._done_made = False
+
+    def _watched(self, frames):
+        for kind, body in frames:
+            if kind == wire.FLASH_DONE:
+                self._done_made = True
+            yield kind, body
 
     def _acked(self, seq, body, now):
+        # The read is over once the laptop acknowledged FLASH_DONE: everything made is acked. A
+        # CANCEL, a new handshake or the session's end (BYE too) stops it; what was acked stays.
         Link._acked(self, seq, body, now)
-        self._read_over()
-
-    def _pump(self, now):
-        Link._pump(self, now)
-        self._read_over()
-
-    def _read_over(self):
-        # The stream is over once the laptop acknowledged FLASH_DONE (the ring is empty, the
-        # generator used up); a CANCEL, a new handshake or the session's end stops it before.
-        if self.reading and self._stream is None:
+        if self.reading and self._done_made and not self._ring:
             self.reading = False
-            if self._ended:
-                self.app.read_complete()
+            self.app.read_complete()

@@ -181,7 +181,7 @@ def recovering(dev, **kw):
     return rec, Host(rec)
 
 
-def read_flash(host, first=0):
+def read_flash(host, first=0, then=b""):
     """(image, FLASH_READ's OK, FLASH_DONE's numbers) over the link: the image as FlashDev keeps one
     (a block a bytearray, None while nothing of it came: erased)."""
     body = host.ok(wire.FLASH_READ, varints(first) if first else b"")
@@ -193,7 +193,7 @@ def read_flash(host, first=0):
         if seq != expect:
             continue
         expect += 1
-        host.send(wire.encode(wire.ACK, expect))
+        host.send(wire.encode(wire.ACK, expect) + (then if kind == wire.FLASH_DONE else b""))
         if kind == wire.FLASH_DATA:
             block, offset, data = wire.parse_flash_data(body)
             if data:
@@ -233,6 +233,15 @@ def test_the_raw_flash_comes_whole_over_the_link_and_then_the_format_asks_nothin
     assert rec.screen()[7] == "# = Ja  * = Nein"
     rec.key("*")
     assert rec.screen()[0] == "Flash-Fehler" and same_image(got, dev.image)  # * keeps everything
+
+
+def test_a_bye_right_behind_the_last_ack_still_counts_the_read():
+    # The laptop acknowledges FLASH_DONE and says BYE at once: both are read in one step.
+    dev, ids = _root_erased()
+    rec, host = recovering(dev)
+    host.handshake()
+    read_flash(host, then=wire.encode(wire.BYE, 99))
+    assert rec.recovery.read_done and rec.screen()[6] == "Flash gelesen"
 
 
 def test_format_before_any_read_warns_then_erases_every_block_and_resets():
