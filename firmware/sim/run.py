@@ -11,9 +11,11 @@
 # device; nothing of the application comes from this checkout. Any other
 # flash (blank, or the development layout) runs this checkout's application
 # flat, and gets this checkout's boot files at its root as a first install
-# would put them. --reset-cause is what machine.reset_cause() says (the
-# launcher passes wdt after a watchdog reset: bootsel.py counts a crash on
-# probation); --hold KEY is held down through the power-on (0: bootsel.py's
+# would put them. Which of these, or recovery mode (sim/recovering.py: a flash
+# holding games its file system does not show), store/mount.py decides, as the
+# chip's _boot.py does; its flashbdev module is stood in for. --reset-cause
+# is what machine.reset_cause() says (the launcher passes wdt after a watchdog
+# reset: bootsel.py counts a crash on probation); --hold KEY is held down through the power-on (0: bootsel.py's
 # recovery key); --confirm-ms shortens update/health.py's rule for tests.
 #
 # The heap: in the image's own 32-bit build (firmware/port/unix/build.sh frozen)
