@@ -97,7 +97,7 @@ def read_once(flash, baud, heap_watch=False):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Reading the raw flash over the simulated serial, and recovery mode's heap.")
+    parser = argparse.ArgumentParser(description="The raw flash read over the simulated serial; recovery's heap.")
     parser.add_argument("--baud", type=int, default=115200)
     parser.add_argument("--full-blocks", type=int, default=48, help="erased blocks filled with random bytes")
     parser.add_argument("--flash", help="keep the images here (IMG and evening.img beside it)")

@@ -1,4 +1,4 @@
-# The raw scan for games (firmware/recovery/rawscan.py) over a full 2 MB flash: its time here and its instructions on the device build.
+# The raw scan for games (firmware/recovery/rawscan.py) over a full 2 MB flash: time, and instructions on the device build.
 #
 #   .venv/bin/python bench/rawscan_speed.py [--flash IMG]
 #

@@ -15,8 +15,9 @@
 # holding games its file system does not show), store/mount.py decides, as the
 # chip's _boot.py does; its flashbdev module is stood in for. --reset-cause
 # is what machine.reset_cause() says (the launcher passes wdt after a watchdog
-# reset: bootsel.py counts a crash on probation); --hold KEY is held down through the power-on (0: bootsel.py's
-# recovery key); --confirm-ms shortens update/health.py's rule for tests.
+# reset: bootsel.py counts a crash on probation); --hold KEY is held down
+# through the power-on (0: bootsel.py's recovery key); --confirm-ms shortens
+# update/health.py's rule for tests.
 #
 # The heap: in the image's own 32-bit build (firmware/port/unix/build.sh frozen)
 # the application is frozen in as on the ESP32, the launcher starts this with the

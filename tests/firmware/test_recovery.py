@@ -155,7 +155,8 @@ def test_a_first_format_cut_at_any_write_ends_in_a_working_empty_store():
             vol, what, games = mnt.decide(dev)
             assert what not in mnt.RECOVERY, (op, tear)
             if what != mnt.MOUNTED:
-                assert mnt.mount(dev)[1] and mnt.take_notes() == ([("flash_formatted", None)] if what == mnt.NO_GAMES else [])
+                noted = [("flash_formatted", None)] if what == mnt.NO_GAMES else []
+                assert mnt.mount(dev)[1] and mnt.take_notes() == noted
                 blank += what == mnt.BLANK
                 again += what == mnt.NO_GAMES
             if cut is not None:  # the whole device boots on what the cut left

@@ -61,8 +61,8 @@ class Running:
 
     def __init__(self, flash, log):
         self.serial = SimSerial(BAUD)
-        self.device = SimDevice(auto_command(find_run_py(), flash, find_board(DEFAULT_BOARD)) + self.serial.device_args(),
-                                log=log)
+        command = auto_command(find_run_py(), flash, find_board(DEFAULT_BOARD))
+        self.device = SimDevice(command + self.serial.device_args(), log=log)
         self.port = self.serial.path
         self.device.start()
         self.stop = self.thread = None
