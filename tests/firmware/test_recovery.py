@@ -89,6 +89,18 @@ def test_the_scan_looks_for_what_a_create_records_frame_always_holds():
     assert ids == []
 
 
+def test_the_recovery_texts_exist_in_both_languages_and_fit_16_columns():
+    from ui.texts_de import TEXTS as DE
+    from ui.texts_en import TEXTS as EN
+
+    keys = [k for k in DE if k.startswith("rec_")] + ["flash_formatted"]
+    assert len(keys) > 15 and sorted(k for k in EN if k.startswith("rec_")) == sorted(keys[:-1])
+    for table in (DE, EN):
+        for k in keys:
+            text = table[k] % 100 if "%" in table[k] else table[k]  # three digits where a number goes
+            assert len(text) <= 16, (k, text)
+
+
 def test_an_evening_holds_its_games_in_the_raw_flash():
     dev, ids = _root_erased()
     found, used = rawscan.scan(dev)
