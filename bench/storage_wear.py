@@ -62,7 +62,7 @@ def table(head, rows, align):
 
 def wear(micropython):
     rows = run(micropython, "wear")
-    names = {"store": "Tafel store (1 KB segments)",
+    names = {"store": "Tafel store (768 B segments, twice)",
              "reopen": "one file, reopen-append-close",
              "keep-open": "one file kept open, flush"}
     by = {}
@@ -86,7 +86,7 @@ def wear(micropython):
     print("Putting the finished 300-round game away (compact copy + history entry), once: %d B programmed, %d erases."
           % (away["programmed"], away["erases"]))
     print("LittleFS never programs a synced file's last block again: the next append copies it to a fresh")
-    print("block, so a single journal costs up to 4 KB per round; segments cap the copy at 1 KB.")
+    print("block, so a single journal costs up to 4 KB per round; segments cap the copy at 768 B (in each copy).")
     print()
 
 
@@ -99,7 +99,7 @@ def listing(micropython):
                     "%.1f" % (r["us"] / 1000.0),
                     "%.1fx" % (r["read_bytes"] / float(base["read_bytes"])),
                     "%.1fx" % (r["us"] / float(base["us"]))])
-    print("(b) 500 stored games (and one of 300 rounds) on a 4 MB emulated chip: listing against loading one")
+    print("(b) 500 stored games (and one of 300 rounds) on an 8 MB emulated chip: listing against loading one")
     print(table(("what", "flash reads", "KB read", "ms (unix)", "vs load (KB)", "vs load (ms)"), out, "lrrrrr"))
     print("500 typical games do not fit a 2 MB chip (see (c)); the cost depends on the count, not the size.")
     print("The free-space walk is LittleFS's statvfs (it visits every file); the store does it once at boot")

@@ -15,7 +15,7 @@ BOOT_SCANS = 3  # keypad scans a debounce apart: a key held through the boot rea
 
 # Boot notes worth a word on screen, the most important first (the rest is in
 # store.report, which INFO and the export carry); one is shown.
-_SHOWN = ("game_lost", "game_unreadable", "game_damaged", "game_set_aside", "mend_failed", "flash_full",
+_SHOWN = ("game_lost", "game_unreadable", "game_damaged", "mend_failed", "flash_full",
           "flash_formatted", "game_mended", "flash_low", "torn_tail_repaired", "settings_damaged",
           "roster_damaged")
 

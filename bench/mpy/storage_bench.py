@@ -159,9 +159,9 @@ def best_of(runs, fn):
 
 
 def listing():
-    # 500 typical games do not fit a 2 MB chip (see capacity), so this uses a
-    # 4 MB emulated chip; the listing cost depends on the count, not the size.
-    dev, vol, store = new_store(blocks=1024)
+    # 500 typical games do not fit a 2 MB chip (see capacity), so this uses an
+    # 8 MB emulated chip (both copies); the listing cost depends on the count, not the size.
+    dev, vol, store = new_store(blocks=2048)
     store = FillStore(store.disk)
     store.boot()
     fill(store, 500)
@@ -178,7 +178,7 @@ def listing():
     box = {}
 
     def boot():
-        d = FlashDev(blocks=1024, image=image)
+        d = FlashDev(blocks=2048, image=image)
         v, _ = mount(d)
         s = Store(Disk(v, "/data"))
         s.boot()

@@ -71,6 +71,7 @@ def run(store, deep=False):
     for game_id in kept:
         if game_id not in closed and game_id not in live and store.index.find(game_id) < 0:
             notes.append(("game_set_aside", game_id))
+            store.unreadable[game_id] = "only set-aside bytes (keep/)"  # listed: it can be exported or deleted
     note = store.space().message()
     if note:
         notes.append(note)

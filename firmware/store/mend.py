@@ -188,11 +188,27 @@ def _keep_after_gap(log):
 
 
 def kept_ids(disk):
-    """Game ids that have bytes in keep/ (set aside, never deleted here)."""
+    """Game ids that have bytes in keep/ (set aside; only the user's deleting
+    of the game removes them)."""
     out = []
     for fname, _ in disk.listdir(KEEP):
-        stem = fname.rsplit("-", 1)[-1]
-        got = parse(stem[:stem.find(".", 7)] if stem.count(".") > 1 else stem)
-        if got and got[0] not in out:
-            out.append(got[0])
+        game_id = _kept_id(fname)
+        if game_id is not None and game_id not in out:
+            out.append(game_id)
     return out
+
+
+def remove_kept(disk, game_id):
+    """Removes a game's set-aside bytes (the user deleted the game)."""
+    for fname, _ in disk.listdir(KEEP):
+        if _kept_id(fname) == game_id:
+            disk.remove(KEEP + "/" + fname)
+
+
+def _kept_id(fname):
+    # keep/live-000007.003, twin-games-000007.tj.1, ...: the game id, or None (settings, ...)
+    stem = fname.rsplit("-", 1)[-1]
+    if stem.count(".") > 1:
+        stem = stem[:stem.find(".", 7)]
+    got = parse(stem)
+    return got[0] if got else None

@@ -12,7 +12,6 @@
 # flash; then the caller applies it and the screen may say "saved". When a
 # game is over the caller hands it to game_finished(), which puts it away.
 # Times are always handed in by the caller: nothing here reads a clock.
-from . import bootcheck
 from . import index as ix
 from . import keyval
 from .errors import StoreError
@@ -45,7 +44,12 @@ class Store:
         """Checks everything after power-up; returns notes for the UI (see
         bootcheck.py). deep=True also compares the index with every journal
         in games/ (slow with many games; for idle time or before an export)."""
-        return bootcheck.run(self, deep)
+        from . import bootcheck
+
+        try:
+            return bootcheck.run(self, deep)
+        finally:
+            _forget("bootcheck", "mend")  # once a boot: their code need not hold heap while the table plays
 
     def log(self, game_id):
         """The GameLog of a game, over both copies."""
@@ -267,6 +271,9 @@ class Store:
             if self.live is not None and self.live.game_id == game_id:
                 self.live = None
             self.log(game_id).remove_all()
+            from .mend import remove_kept
+
+            remove_kept(self.disk, game_id)  # the user's choice: its set-aside bytes go too
         self.index.write(dict((i, None) for i in game_ids), next_id)
 
     def prune_exported(self, free_blocks):
@@ -331,3 +338,15 @@ class Store:
             keyval.save(self.disk, name, value)
         except OSError as err:
             raise StoreError("save_failed", err.errno)
+
+
+def _forget(*names):
+    # Drops store submodules from the module table (a frozen module's code stays in
+    # flash; its dictionary and functions are what the heap gets back).
+    import sys
+
+    package = sys.modules.get("store")
+    for name in names:
+        sys.modules.pop("store." + name, None)
+        if package is not None and name in package.__dict__:
+            delattr(package, name)

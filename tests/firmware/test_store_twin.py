@@ -168,6 +168,10 @@ def test_a_game_found_only_in_keep_is_reported_and_its_id_stays_taken():
     dev, store, notes = boot(image=dev.image)
     assert ("game_set_aside", 42) in notes
     assert store.next_game_id() == 43
+    assert 42 in store.unreadable  # listed (the history shows it), exported by the link
+    store.delete_game(42)  # the user's choice: its bytes go too
+    dev, store, notes = boot(image=dev.image)
+    assert notes == [] and store.disk.listdir("keep") == [] and store.next_game_id() == 43
 
 
 def test_the_reserve_covers_a_long_game_in_both_copies():
