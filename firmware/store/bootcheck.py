@@ -94,9 +94,18 @@ def _prepare(store):
         for d in (LIVE, GAMES, ""):
             disk.harden(d)
     store.disk.harden(KEEP)
+    _harden_tree(store.parent, "app")  # the installed application's folders (updates harden their own)
     store.parent.harden("")
     store.twin.write_new(LAYOUT, b"2")
     return True
+
+
+def _harden_tree(disk, folder):
+    for name, kind in disk.entries(folder):
+        if kind == 0x4000:
+            _harden_tree(disk, folder + "/" + name)
+    if disk.size(folder) is not None:  # stat answers for a folder too
+        disk.harden(folder)
 
 
 def _remove_leftovers(disk, folder):

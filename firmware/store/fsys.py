@@ -30,11 +30,14 @@ class Disk:
         return self._open(self.path(rel), mode)
 
     def mkdir(self, rel):
+        """Makes the folder; True if it was made now, False if it was there."""
         try:
             self._os.mkdir(self.path(rel))
+            return True
         except OSError as err:
             if err.errno != _EEXIST:
                 raise
+            return False
 
     def listdir(self, rel):
         """[(name, size)] of the files in a folder; [] if it does not exist."""

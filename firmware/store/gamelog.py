@@ -116,14 +116,21 @@ class GameLog:
         next_seq is set for appending, and torn_only() says whether the damage
         is just a torn last frame. A file whose create record is not this
         game's (another game's id, or a start other than the first copy's)
-        is read no further: its records are never mixed into this game."""
+        is read no further: its records are never mixed into this game. The
+        twin's copy of a file is read only when the main copy's was missing,
+        damaged or of another size (the boot check compares the listings of
+        both copies and mends them), so a walk costs one copy's reading."""
         self.problems = []
         self._bad = []  # (disk, file, good length, torn) of files with damage
         self._gap = None  # (disk, file) where the run of numbers broke
         self._create = None
         self.next_seq = expected = 0
         files = self.listed = self.files()
-        for disk, path, _ in files:
+        clean = None  # (path, size) of the main copy's file just read whole and good
+        for disk, path, size in files:
+            if disk is not self.disk and clean is not None and clean[0] == path and clean[1] == size:
+                continue  # the twin's copy of a file the main copy gave whole: read only when needed
+            clean = None
             f = disk.open_existing(path)
             if f is None:  # no closed copy (yet), or removed since the listing
                 continue
@@ -148,6 +155,8 @@ class GameLog:
             problem, good_end = walk.problem, walk.pos
             if stranger:
                 problem, good_end = stranger, 0
+            if problem is None and disk is self.disk:
+                clean = (path, size)
             if problem is not None:
                 self.problems.append((path, problem))
                 self._bad.append((disk, path, good_end, problem.startswith("torn")))

@@ -121,8 +121,9 @@ class Stager:
         if st is not None and st.get("prev") is not None:  # its slot is about to be written over:
             st["prev"] = st["prev_version"] = st["prev_id"] = None  # no going back to it (bootsel.py)
             bootsel.write(self.fs, st)
-        self.disk.mkdir("app")
-        self.disk.mkdir(_STAGE)
+        for folder in ("app", _STAGE):
+            if self.disk.mkdir(folder):
+                self.disk.harden(folder)  # its metadata in both blocks of its pair (fsys.py)
 
     def _name(self, bundle_id, head_len):
         self.disk.write_new(_ID_FILE, bytes(bundle_id) + str(head_len).encode())
@@ -214,12 +215,16 @@ class Stager:
             self._head = None
 
     def _check_space(self, m):
-        # Room for the new slot without eating into what the games keep (store/space.py).
+        # Room for the new slot without eating into what the games keep (store/space.py). Each
+        # body is unpacked and dropped as soon as it is whole (put), so at most one body lies
+        # beside the unpacked files: the largest.
         free, total, bs = self.disk.space()
-        need = 4
+        need = body = 4
         for entry in m.files:
             if not (self._in_image(entry) or self._staged(entry)):
-                need += (entry.size + bs - 1) // bs + 1 + (entry.stored + bs - 1) // bs
+                need += (entry.size + bs - 1) // bs + 1
+                body = max(body, (entry.stored + bs - 1) // bs + 4)
+        need += body
         if free - need < RESERVE:
             raise UpdateError("no_space", (need * bs // 1024, free * bs // 1024))
 
@@ -277,7 +282,9 @@ class Stager:
     def _mkdirs(self, path):
         parts = path.split("/")[:-1]
         for i in range(1, len(parts) + 1):
-            self.disk.mkdir("/".join(parts[:i]))
+            folder = "/".join(parts[:i])
+            if self.disk.mkdir(folder):
+                self.disk.harden(folder)  # one lost metadata block must not stop the flash mounting
 
     def _clear_stage(self):
         self._drop_manifest()  # closes the head before it goes
