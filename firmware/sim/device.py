@@ -21,7 +21,6 @@ from sim.simpower import SimPower
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#",
         "CW", "CCW", "PUSH")
-HOLD_MS = 50  # a key press: held long enough for the keypad's debounce, then let go
 
 
 class Device:
@@ -122,20 +121,7 @@ class Device:
                 self.power.wake()
                 self._boot(0, self.app.log)  # the wall clock comes back from the record
             return
-        m = self.machine
-        if name == "CW" or name == "CCW":
-            m.knob.turn(1 if name == "CW" else -1)
-            self.advance(HOLD_MS)
-        elif name == "PUSH":
-            m.knob.push()
-            self.advance(HOLD_MS)
-            m.knob.release()
-            self.advance(HOLD_MS)
-        else:
-            m.matrix.press(name)
-            self.advance(HOLD_MS)
-            m.matrix.release(name)
-            self.advance(HOLD_MS)
+        simmachine.press(self.machine, name, self.advance)
 
     def play(self, script):
         """Run whitespace-separated key tokens and wait:<ms> (what tests and docs use)."""

@@ -16,7 +16,6 @@ from sim import simmachine, simwdt
 from sim.halted import write_glass
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#", "CW", "CCW", "PUSH")
-HOLD_MS = 50  # a key press, as sim/device.py holds it
 
 
 class RecoveringDevice:
@@ -54,20 +53,7 @@ class RecoveringDevice:
             simwdt.elapse(STEP_MS)
 
     def key(self, name):
-        m = self.machine
-        if name == "CW" or name == "CCW":
-            m.knob.turn(1 if name == "CW" else -1)
-            self.advance(HOLD_MS)
-        elif name == "PUSH":
-            m.knob.push()
-            self.advance(HOLD_MS)
-            m.knob.release()
-            self.advance(HOLD_MS)
-        else:
-            m.matrix.press(name)
-            self.advance(HOLD_MS)
-            m.matrix.release(name)
-            self.advance(HOLD_MS)
+        simmachine.press(self.machine, name, self.advance)
 
     def screen(self):
         return self.recovery.canvas.screen_text()

@@ -264,6 +264,27 @@ class Machine:
 premade = None  # a Machine made ahead (sim/simheap.py measures it), taken by the next from_profile
 
 
+HOLD_MS = 50  # a key press: held long enough for the keypad's debounce, then let go
+
+
+def press(m, name, advance):
+    """Presses and lets go a key (0-9 A-D * #) or the knob (CW, CCW: one detent; PUSH) of machine
+    `m`; advance(ms) lets the simulated time pass while it is held and after."""
+    if name == "CW" or name == "CCW":
+        m.knob.turn(1 if name == "CW" else -1)
+        advance(HOLD_MS)
+    elif name == "PUSH":
+        m.knob.push()
+        advance(HOLD_MS)
+        m.knob.release()
+        advance(HOLD_MS)
+    else:
+        m.matrix.press(name)
+        advance(HOLD_MS)
+        m.matrix.release(name)
+        advance(HOLD_MS)
+
+
 def from_profile(profile, strict=True):
     """A Machine with the profile's display, keypad and encoder wired to the profile's pins."""
     global premade

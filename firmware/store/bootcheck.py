@@ -94,7 +94,7 @@ def _prepare(store):
         for d in (LIVE, GAMES, ""):
             disk.harden(d)
     store.disk.harden(KEEP)
-    _harden_tree(store.parent, "app")  # the installed application's folders (updates harden their own)
+    _harden_tree(store.parent, "app")  # the installed application's folders (those of a later update are not)
     store.parent.harden("")
     store.twin.write_new(LAYOUT, b"2")
     return True

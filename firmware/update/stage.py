@@ -121,9 +121,8 @@ class Stager:
         if st is not None and st.get("prev") is not None:  # its slot is about to be written over:
             st["prev"] = st["prev_version"] = st["prev_id"] = None  # no going back to it (bootsel.py)
             bootsel.write(self.fs, st)
-        for folder in ("app", _STAGE):
-            if self.disk.mkdir(folder):
-                self.disk.harden(folder)  # its metadata in both blocks of its pair (fsys.py)
+        self.disk.mkdir("app")
+        self.disk.mkdir(_STAGE)
 
     def _name(self, bundle_id, head_len):
         self.disk.write_new(_ID_FILE, bytes(bundle_id) + str(head_len).encode())
@@ -282,9 +281,7 @@ class Stager:
     def _mkdirs(self, path):
         parts = path.split("/")[:-1]
         for i in range(1, len(parts) + 1):
-            folder = "/".join(parts[:i])
-            if self.disk.mkdir(folder):
-                self.disk.harden(folder)  # one lost metadata block must not stop the flash mounting
+            self.disk.mkdir("/".join(parts[:i]))
 
     def _clear_stage(self):
         self._drop_manifest()  # closes the head before it goes
