@@ -74,7 +74,7 @@ def add_parser(commands):
     src = cmd.add_mutually_exclusive_group()
     src.add_argument("--image", metavar="FILE", help="the raw flash image (2,097,152 bytes)")
     src.add_argument("--port", metavar="PORT", help="read the raw flash from the device on this serial port "
-                     "(in recovery mode, or running normally): rescue_link.py")
+                     "(in recovery mode, or running normally); its id names the games")
     cmd.add_argument("--baud", type=int, help="line rate with --port on a UART bridge (default: 115200)")
     cmd.add_argument("--save-image", metavar="FILE", help="with --port: keep the raw image read in FILE too")
     cmd.add_argument("-o", "--output", metavar="FILE", default="",
