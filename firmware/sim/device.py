@@ -16,14 +16,14 @@ import board
 from clock import SimClock
 from runner import STEP_MS
 from sim import simmachine, simwdt
-from sim.halted import write_glass
+from sim.halted import Glass
 from sim.simpower import SimPower
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#",
         "CW", "CCW", "PUSH")
 
 
-class Device:
+class Device(Glass):
     keys = KEYS  # what run.py passes on
 
     def __init__(self, profile_path, flash_path=None, epoch=0, flash=None, disk=None, hold=None,
@@ -137,18 +137,6 @@ class Device:
         """The text on the display now, one line per text row."""
         return self.app.canvas.screen_text()
 
-    def changed(self):
-        seen = self.chip.fingerprint()
-        if seen == self.seen:
-            return 0
-        self.seen = seen
-        return 1
-
-    def snap(self, out):
-        write_glass(out, self.chip, self.app.canvas.screen_text())
-        self.seen = self.chip.fingerprint()
-
 
 def _log(err):
     sys.print_exception(err, sys.stderr)
-

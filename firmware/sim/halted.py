@@ -85,6 +85,21 @@ class _Board:
         self.name = name
 
 
+class Glass:
+    """changed() and snap() for run.py, over a device's `chip`, its `seen` fingerprint and its screen()."""
+
+    def changed(self):
+        seen = self.chip.fingerprint()
+        if seen == self.seen:
+            return 0
+        self.seen = seen
+        return 1
+
+    def snap(self, out):
+        write_glass(out, self.chip, self.screen())
+        self.seen = self.chip.fingerprint()
+
+
 def write_glass(out, chip, rows):
     """run.py's snap answer: the glass (mono MONO_VLSB pages, or RGB565 big-endian) and the text rows.
 

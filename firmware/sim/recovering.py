@@ -13,12 +13,12 @@ from recovery.app import STEP_MS, Recovery
 from recovery.boot import restore
 from recovery.commands import RecoveryLink
 from sim import simmachine, simwdt
-from sim.halted import write_glass
+from sim.halted import Glass
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#", "CW", "CCW", "PUSH")
 
 
-class RecoveringDevice:
+class RecoveringDevice(Glass):
     keys = KEYS
     app = None  # no application runs (the REPL a Ctrl-C opens has no file system to show)
     asleep = False
@@ -57,14 +57,3 @@ class RecoveringDevice:
 
     def screen(self):
         return self.recovery.canvas.screen_text()
-
-    def changed(self):
-        seen = self.chip.fingerprint()
-        if seen == self.seen:
-            return 0
-        self.seen = seen
-        return 1
-
-    def snap(self, out):
-        write_glass(out, self.chip, self.screen())
-        self.seen = self.chip.fingerprint()

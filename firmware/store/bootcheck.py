@@ -5,7 +5,8 @@
 #  - makes the folders, and once per flash writes every folder's metadata
 #    twice (fsys.Disk.harden), so losing any one metadata block falls back
 #    to an older state instead of losing the folder;
-#  - removes *.new files (a write-new-then-rename that was cut short),
+#  - removes *.new files (a write-new-then-rename that was cut short) while
+#    listing the folders,
 #  - loads settings and roster (a damaged one: defaults, bytes to keep/),
 #  - lists games/ and live/ of both copies and keep/: a game present in any
 #    form counts, for the next free id too (ids are never reused),
@@ -47,8 +48,6 @@ def run(store, deep=False):
     deep=True also reads every closed game whole and mends what is damaged."""
     notes = []
     _prepare(store)
-    for disk in store.disks:
-        _remove_leftovers(disk, "")  # live/ and games/: while listing them (_listing)
     store.settings, problem = keyval.load(store.disk, keyval.SETTINGS, {})
     if problem:
         notes.append(("settings_damaged", None))
@@ -84,7 +83,12 @@ def _prepare(store):
     # of it) every folder, and the root above them, hardened. True if it was done now.
     for disk in store.disks:
         disk.mkdir("")
-        have = [name for name, kind in disk.entries("") if kind == 0x4000]
+        have = []
+        for name, kind in disk.entries(""):  # one listing: the folders, and leftovers to remove
+            if kind == 0x4000:
+                have.append(name)
+            elif name.endswith(".new"):  # a write-new-then-rename cut short (live/, games/: _listing)
+                disk.remove(name)
         for d in (LIVE, GAMES, KEEP) if disk is store.disk else (LIVE, GAMES):
             if d not in have:
                 disk.mkdir(d)
@@ -106,12 +110,6 @@ def _harden_tree(disk, folder):
             _harden_tree(disk, folder + "/" + name)
     if disk.size(folder) is not None:  # stat answers for a folder too
         disk.harden(folder)
-
-
-def _remove_leftovers(disk, folder):
-    for fname, _ in disk.listdir(folder):
-        if fname.endswith(".new"):  # a write-new-then-rename cut short
-            disk.remove((folder + "/" if folder else "") + fname)
 
 
 def _listing(store):
