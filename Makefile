@@ -24,16 +24,22 @@ $(STAMP): pyproject.toml
 # The firmware suite runs whole simulated devices one after another in one process (emulated
 # flash images, a colour LCD's 65 KB RAM): 8 MB of heap keeps it clear of the fragmentation a
 # 2 MB default heap runs into. The firmware's own heap budget is measured by bench/, not here.
+# The MicroPython suites (one process) run beside the CPython suite (another), each on a core of
+# its own where there are two; their report follows the CPython one, and each suite's time is shown.
+MPY_LOG := build/mpy-suites.log
 test: $(STAMP)
-	@status=0; \
-	echo "== core suite on MicroPython"; \
-	$(MPY) tests/mpy_runner.py tests/core || status=1; \
-	echo "== firmware suite on MicroPython"; \
-	$(MPY) -X heapsize=8M tests/mpy_runner.py --allow-empty tests/firmware || status=1; \
-	echo "== crypto suite on MicroPython"; \
-	$(MPY) tests/mpy_runner.py tests/crypto || status=1; \
-	echo "== everything else on CPython"; \
+	@mkdir -p build; status=0; start=$$(date +%s); \
+	( s=0; t=$$(date +%s); \
+	  echo "== core suite on MicroPython"; $(MPY) tests/mpy_runner.py tests/core || s=1; \
+	  echo "== firmware suite on MicroPython"; $(MPY) -X heapsize=8M tests/mpy_runner.py tests/firmware || s=1; \
+	  echo "== crypto suite on MicroPython"; $(MPY) tests/mpy_runner.py tests/crypto || s=1; \
+	  echo "(MicroPython suites: $$(( $$(date +%s) - t )) s)"; exit $$s ) > $(MPY_LOG) 2>&1 & mpy=$$!; \
+	echo "== everything else on CPython (the MicroPython suites run beside it: $(MPY_LOG))"; \
 	$(VPY) -m pytest -q || status=1; \
+	echo "(CPython suite: $$(( $$(date +%s) - start )) s)"; \
+	wait $$mpy || status=1; \
+	grep -v -E '^PASS [^(]+$$' $(MPY_LOG) || true; \
+	echo "(make test: $$(( $$(date +%s) - start )) s)"; \
 	exit $$status
 
 # Builds (incrementally) the 32-bit device build of MicroPython; tafel sim and the heap gate use it when it is there.

@@ -19,12 +19,13 @@
 # module dicts have no order (tests are sorted by name here).
 #
 # Output: one line per test (PASS/FAIL/SKIP name), then the closing line
-# "N passed, N failed, N skipped". Exit status 1 if a test failed or if no
+# "N passed, N failed, N skipped"; a test that took 2 s or more shows its time. Exit status 1 if a test failed or if no
 # test ran at all (skipped tests do not count as run), unless --allow-empty.
 import gc
 import os
 import re
 import sys
+import time
 
 
 def _abspath(path):
@@ -188,6 +189,7 @@ class Run:
                 continue
             if self.keyword and self.keyword not in full:
                 continue
+            started = time.ticks_ms()
             try:
                 func()
             except Skipped as err:
@@ -197,7 +199,9 @@ class Run:
                 self.fail(full, err)
             else:
                 self.passed += 1
-                print("PASS %s" % full)
+                took = time.ticks_diff(time.ticks_ms(), started)
+                # the slow ones carry their time, so a suite creeping towards CI's limit shows where
+                print("PASS %s%s" % (full, " (%.1f s)" % (took / 1000) if took >= 2000 else ""))
 
 
 def main(argv):
