@@ -1,6 +1,8 @@
 # The running game: every change is saved to flash first, then applied and shown.
 from tafel import Game
 
+OVER = "over"  # settings key: the id of a game whose end is on screen and not yet seen
+
 
 class Session:
     """Owns the game being played and the order "durable, then visible".
@@ -17,8 +19,20 @@ class Session:
         self.game_id = None
 
     def resume(self):
-        """Load the unfinished game from flash, if there is one."""
+        """Load the unfinished game from flash, if there is one; else a game whose
+        end the table has not yet seen (the power went while it showed)."""
         self.game_id = self.store.running_game()
+        if self.game_id is None:
+            over = self.store.settings.get(OVER)
+            if type(over) is int:
+                try:
+                    self.game = self.store.load_game(over)
+                except Exception:  # gone or unreadable: the history says so, not the boot
+                    self.game = None
+                if self.game is not None and self.game.finished:
+                    self.game_id = over
+                    return self.game
+                self._seen_over()
         self.game = self.store.load_game(self.game_id) if self.game_id is not None else None
         return self.game
 
@@ -27,9 +41,11 @@ class Session:
         if self.game_id is not None:
             self.game = self.store.load_game(self.game_id)
 
-    def start(self, players, variant, target, values=None):
+    def start(self, players, variant, target, values=None, dealer=0):
+        """A new game (values: house card values by rank word; dealer: the seat index that
+        deals round 1), durable on flash before it becomes the running game."""
         game_id = self.store.next_game_id()
-        game = Game(players, variant, target, values, self.clock.time(), game_id)
+        game = Game(players, variant, target, values, self.clock.time(), game_id, dealer)
         self.store.new_game(game_id, game.create_record())
         self.game, self.game_id = game, game_id
         return game
@@ -52,8 +68,23 @@ class Session:
         self._save(self.game.finish_record(self.clock.time()))
 
     def close(self):
+        """The table has seen the game's end (or leaves the game): nothing to come back to."""
+        if self.store.settings.get(OVER) is not None:
+            self._seen_over()
         self.game = None
         self.game_id = None
+
+    def _seen_over(self):
+        settings = dict(self.store.settings)
+        settings.pop(OVER, None)
+        self._settings(settings)
+
+    def _settings(self, settings):
+        # A marker for the screens, never worth a refusal: a full flash keeps the old one.
+        try:
+            self.store.save_settings(settings)
+        except Exception:
+            pass
 
     def _save(self, record):
         self.store.append(self.game_id, record)  # durable from here: nothing below may say "not saved"
@@ -64,3 +95,6 @@ class Session:
             self.reload()
         if self.game.finished:
             self.store.game_finished(self.game_id, self.game)
+            settings = dict(self.store.settings)
+            settings[OVER] = self.game_id  # game over is shown again after a power cut until seen
+            self._settings(settings)

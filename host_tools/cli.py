@@ -6,6 +6,7 @@ from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
 from . import __version__, bundle_cli, hardware, history_cli, keys, link_cli, rescue, serve_update, sim, update_client
+from . import rules_cli
 from . import flash as flash_cli
 
 
@@ -61,6 +62,7 @@ def build_parser():
     serve_update.add_parser(commands)
     flash_cli.add_parser(commands)
     rescue.add_parser(commands)
+    rules_cli.add_parser(commands)
     return parser
 
 

@@ -9,6 +9,7 @@
 #    "exported": "2025-03-01T21:40:00Z", "cursor": 17,
 #    "games": [{"id": 7, "created": "2025-03-01T19:02:11Z" | null, "variant": "standard",
 #               "target": 500, "players": ["Anna", "Ben", "Cleo"], "values": {"swap": 50},
+#               "first_dealer": "Anna",
 #               "rounds": [{"number": 1, "winner": "Anna", "hands": [0, 36, 53], "scores": [89, 0, 0]}],
 #               "totals": [89, 0, 0], "finished": false, "ended_early": false, "winners": [],
 #               "records": 2, "damage": null, "set_aside": []}],
@@ -18,7 +19,8 @@
 # hands[i], scores[i] and totals[i] belong to players[i]; a hand is null for a
 # seat that was out of the game (challenge). "created" is null when the device
 # clock had not been set when the game began. "values" lists only the house
-# values that differ from the standard table. "records" is the number of
+# values that differ from the standard table. "first_dealer" is the player who
+# dealt round 1 (the first seat unless the table chose another). "records" is the number of
 # journal records the game was rebuilt from: the journal only grows, so of two
 # exports of one game the one with more records is the newer (history.py uses
 # that). "damage" says where a journal stopped being readable, if it did; the
@@ -84,6 +86,7 @@ def game_doc(game, records_used=None, damage=None):
         "target": game.target,
         "players": list(game.players),
         "values": values,
+        "first_dealer": game.players[game.first_dealer],
         "rounds": rounds,
         "totals": [total for _, total in game.totals()],
         "finished": game.finished,

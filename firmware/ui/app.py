@@ -11,7 +11,8 @@ MESSAGE_MS = 2500
 # flash. ui.t9 holds no screen: name entry's multi-tap, it goes at every
 # close and an open name entry keeps the reference it imported.
 TRANSIENT = ("ui.setup", "ui.name_entry", "ui.t9", "ui.roster_pick", "ui.history", "ui.history_game",
-             "ui.settings", "ui.about", "ui.selftest", "ui.wifi_entry", "ui.wifi_texts", "ui.wifi_update")
+             "ui.settings", "ui.about", "ui.selftest", "ui.wifi_entry", "ui.wifi_texts", "ui.wifi_update",
+             "ui.rules", "ui.card_values", "ui.table_view")
 
 
 class App:
@@ -53,6 +54,12 @@ class App:
 
     def t(self, key):
         return self.texts.get(key, key)
+
+    def refusal(self, err):
+        """What a refusal of the core (tafel.errors.ScoreError) says in the table's language;
+        never the core's English message, never a raw key."""
+        text = self.texts.get("err_%s" % getattr(err, "code", "refused"))
+        return text if text is not None else self.texts["err_refused"]
 
     # ---- navigation ------------------------------------------------------------
     @property
@@ -98,12 +105,17 @@ class App:
                     delattr(ui, name[3:])
 
     def show_game(self):
-        """The running game's main view: standings, or game over when it ended."""
+        """The running game's main view: standings, and game over on top of them once it ended."""
         from ui.standings import Standings
 
         self.home()
-        if self.session.game is not None:
+        game = self.session.game
+        if game is not None:
             self.push(Standings(self))
+            if game.finished:
+                from ui.game_over import GameOver
+
+                self.push(GameOver(self))
 
     def set_link(self, active):
         """The link says a session began or ended; the title row shows it."""

@@ -1,9 +1,19 @@
-# Game over: the winner(s) by name and the final totals; # goes home, * back to standings.
-from ui.screen import Screen
+# Game over: the winner(s), one per line, and the final score; # goes home, * back to standings.
+#
+# Shown the moment the deciding round is saved (or the game is ended early),
+# and again after a power cut until the table has seen it (session.py keeps
+# the mark). Ties list every winner on a line of their own, so two winners
+# "Anna" and "Ben" never look like a team called "Anna & Ben"; C/D scroll
+# when they do not fit, with the position in the title.
+from ui.screen import Screen, title_bar
 
 
 class GameOver(Screen):
     resume = "over"  # ui/resume.py
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.top = 0
 
     def on_open(self):
         game = self.app.session.game
@@ -11,24 +21,48 @@ class GameOver(Screen):
         self.winners = game.winners()
         super().on_open()
 
+    def _lines(self):
+        # The body: a blank, each winner, "wins!"/"win!", a blank, the points, the rounds.
+        return len(self.winners) + 5
+
+    def _line(self, i):
+        t = self.app.t
+        game = self.game
+        n = len(self.winners)
+        if i == 0:
+            return ""
+        if i <= n:
+            return self.winners[i - 1]
+        if i == n + 1:
+            return t("wins") if n == 1 else t("win")
+        if i == n + 2:
+            return ""
+        if i == n + 3:
+            return t("final_points") % game.total(game.seat(self.winners[0]))
+        return t("final_rounds") % len(game.rounds)
+
     def key(self, k):
+        body = self.app.canvas.rows - 2
         if k == "#" or k == "PUSH":
             self.app.session.close()
             self.app.home()
         elif k == "*":
             self.app.pop()
+        elif (k == "D" or k == "CW") and self.top + body < self._lines():
+            self.top += 1
+            self.touch()
+        elif (k == "C" or k == "CCW") and self.top > 0:
+            self.top -= 1
+            self.touch()
 
     def draw_row(self, canvas, row):
         t = self.app.t
-        game = self.game
+        last = canvas.rows - 1
         if row == 0:
-            canvas.bar(0, t("game_over"))
-        elif row == 2:
-            canvas.centre(2, " & ".join(self.winners)[:canvas.cols])
-        elif row == 3:
-            canvas.centre(3, t("wins") if len(self.winners) == 1 else t("win"))
-        elif row == 5:
-            best = game.seat(self.winners[0])
-            canvas.centre(5, "%d %s / %d R" % (game.total(best), t("points"), len(game.rounds)))
-        elif row == canvas.rows - 1:
-            canvas.text(row, 0, t("keys_game_over"))
+            title_bar(canvas, t("game_over"), self.top, last - 1, self._lines())
+        elif row == last:
+            canvas.text(row, 0, t("keys_game_over")[:canvas.cols])
+        else:
+            i = self.top + row - 1
+            if i < self._lines():
+                canvas.centre(row, self._line(i)[:canvas.cols])

@@ -1,7 +1,7 @@
 # The history: every stored game, newest first, with a mark for its state.
 #
-# One row a game: the date (or "#id" while the clock was never set), the
-# players abbreviated, and a mark:
+# Two rows a game: the date (or "ohne Datum" while the clock was never set)
+# and the rounds played; then its number, the players abbreviated and a mark:
 #   >  running        -  unfinished, put away      =  finished, not exported
 #   ^  exported       !  damaged or unreadable (listed, never hidden)
 # The hint row says in words what the mark of the selected game means.
@@ -110,16 +110,21 @@ def abbreviate(players, width):
     return "".join([name[:1] for name in players])[:width]
 
 
-def label(app, g):
-    head = date_text(app.t, g.created) or "#%d" % g.id
-    room = LABEL - 2 - max(5, len(head)) - 1
-    names = abbreviate(g.players, room) if room > 0 else ""
-    text = "%-5s %s" % (head, names)
-    return text[:LABEL - 2] + " " * (LABEL - 2 - len(text)) + " " + MARKS[g.state]
+def label(app, g, width=LABEL):
+    """The game's two rows: ("12.03        R14" or "ohne Datum   R14", "#7 An Be Cl   =")."""
+    t = app.t
+    head = date_text(t, g.created) or t("h_no_date")
+    rounds = t("h_rounds") % g.rounds if g.state != UNREADABLE else ""
+    head = head[:width - len(rounds) - 1]
+    first = head + " " * (width - len(head) - len(rounds)) + rounds
+    number = "#%d " % g.id
+    names = number + abbreviate(g.players, width - 2 - len(number))
+    return first, names + " " * (width - 1 - len(names)) + MARKS[g.state]
 
 
 class History(ListScreen):
     resume = "history"  # with its cursor (ui/resume.py)
+    LINES = 2
 
     def __init__(self, app):
         super().__init__(app, [])
@@ -130,7 +135,7 @@ class History(ListScreen):
         self.cache = {}
         if self.cursor >= len(self.items):
             self.cursor = max(0, len(self.items) - 1)
-        body = self.app.canvas.rows - 2
+        body = self.body_items()
         if self.top > self.cursor or self.top + body <= self.cursor:
             self.top = max(0, self.cursor - body + 1)
         super().on_open()
@@ -157,7 +162,7 @@ class History(ListScreen):
         app = self.app
         if len(self.cache) >= CACHE:
             self.cache = {}
-        body = app.canvas.rows - 2
+        body = self.body_items()
         session = app.session
         want = [i for i in self.items[self.top:self.top + body]
                 if i not in self.cache and i != session.game_id]
@@ -175,26 +180,24 @@ class History(ListScreen):
                 self._keep(info(app, i))
 
     def _keep(self, g):
-        got = (label(self.app, g), g)
+        got = (label(self.app, g, self.app.canvas.cols - 1), g)
         self.cache[g.id] = got
         return got
 
     def title(self):
-        name = self.app.t("history")
-        count = str(len(self.items))
-        return name + " " * max(1, 16 - len(name) - len(count)) + count
+        return self.app.t("history")
+
+    def line(self, index, part):
+        return self.entry(index)[0][part]
 
     def label(self, index):
-        return self.entry(index)[0]
+        return self.entry(index)[0][0]
 
     def hint(self):
         t = self.app.t
         if not self.items:
             return t("h_keys_empty")
-        g = self.entry(self.cursor)[1]
-        if g.state == UNREADABLE:
-            return t(STATES[g.state])
-        return "%s R%d" % (t(STATES[g.state]), g.rounds)
+        return t(STATES[self.entry(self.cursor)[1].state])
 
     def draw_row(self, canvas, row):
         if row == 1 and not self.items:

@@ -1,25 +1,34 @@
-# The home menu: new game, continue, history, settings, about.
+# The home menu: new game, continue, history, settings, rules, about.
+#
+# Every entry keeps its place and its digit, a game running or not (the
+# README's shortcuts hold): "continue" without a game says so when picked.
 from ui.screen import ListScreen
+
+ACTIONS = ("new_game", "continue", "history", "settings", "rules", "about")
 
 
 class Home(ListScreen):
     resume = "home"  # with its cursor (ui/resume.py)
 
     def on_open(self):
-        self.actions = ["new_game"]
-        if self.app.session.game is not None and not self.app.session.game.finished:
-            self.actions.append("continue")
-        self.actions.extend(("history", "settings", "about"))
-        self.items = self.actions
+        self.actions = ACTIONS
+        self.items = ACTIONS
         if self.cursor >= len(self.items):
             self.cursor = 0
         super().on_open()
+
+    def _running(self):
+        game = self.app.session.game
+        return game is not None and not game.finished
 
     def title(self):
         return self.app.t("home")
 
     def label(self, index):
-        return self.app.t(self.actions[index])
+        text = "%d %s" % (index + 1, self.app.t(self.actions[index]))
+        if self.actions[index] == "continue" and not self._running():
+            text = "%d (%s)" % (index + 1, self.app.t("no_game"))
+        return text
 
     def hint(self):
         low = self.app.store.space_note()
@@ -36,7 +45,10 @@ class Home(ListScreen):
 
             app.push(Setup(app))
         elif action == "continue":
-            app.show_game()
+            if self._running():
+                app.show_game()
+            else:
+                app.notify(app.t("no_game_running"))
         elif action == "history":
             from ui.history import History
 
@@ -45,6 +57,10 @@ class Home(ListScreen):
             from ui.settings import Settings
 
             app.push(Settings(app))
+        elif action == "rules":
+            from ui.rules import Rules
+
+            app.push(Rules(app))
         else:
             from ui.about import About
 

@@ -1,4 +1,4 @@
-# Typing a name with multi-tap letters: digits type, * deletes, # takes the name.
+# Typing a name with multi-tap letters: digits type, * deletes, # takes the name (an empty one is refused).
 from ui.screen import Screen
 from ui.t9 import MultiTap
 
@@ -17,6 +17,8 @@ class NameEntry(Screen):
             if name:
                 self.app.pop()
                 self.on_done(name)
+            else:
+                self.app.notify(self.app.t("err_name_missing"))
             return
         if k == "*" and not self.tap.shown():
             self.app.pop()

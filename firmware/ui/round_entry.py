@@ -6,11 +6,15 @@
 from tafel.game import MAX_HAND
 from tafel.variants import code, round_score
 
-from ui.screen import ALL_ROWS, Screen
+from ui.names import short_names, window
+from ui.screen import Screen, title_bar
 
-BODY_TOP = 1  # rows 1..6 list the seats, row 0 is the header, row 7 the hint line
+BODY_TOP = 1  # the seats from row 1, row 0 is the header, the last row the hint line
 MAX_DIGITS = 4
 MAX_PARTS = 8
+FIELD_W = 4  # the typed hand's column ("36+53" shows its last four characters)
+MIN_NAME = 5  # narrower than this, the totals give way (the hint line shows the seat's)
+RUN_MS = 500  # the cursor's name, when cut, runs past one letter at a time
 
 
 class RoundEntry(Screen):
@@ -36,10 +40,45 @@ class RoundEntry(Screen):
                     self.entry[s] = str(past.hands[s])
         self.cursor = 0
         self.top = 0
-        self.review = False
         self.result = None  # per seat: what this round adds, shown before saving
+        self.fresh = True  # the cursor just came to this seat: a digit replaces what it shows
+        self.step = 0  # the marquee of the cursor's name
+        self.run_at = app.clock.ticks_ms()
+        self._layout()
+        self.review = False
         self.deck_ok = False
         self.note = None  # a message shown in the hint row until the next key
+
+    def _layout(self):
+        # Columns from the display: cursor, name, typed hand (or this round's points), total.
+        game = self.game
+        cols = self.app.canvas.cols
+        width = len(str(game.target))  # a column that keeps its place all game
+        for s in range(len(game.players)):
+            total = game.total(s)
+            if self.result is not None:  # the check shows the totals as they will be
+                total += self.result[s] - (self.replaced[s] if self.replaced else 0)
+            width = max(width, len(str(total)))
+        field = FIELD_W
+        if self.result is not None:  # "+1500": the round's points, as wide as the widest
+            for score in self.result:
+                field = max(field, len(str(score)) + 1)
+        self.total_w = width
+        self.field_w = field
+        name_w = cols - 3 - field - width
+        if name_w < MIN_NAME:
+            self.total_w = 0
+            name_w = cols - 2 - field
+        self.name_w = name_w
+        self.short = short_names(game.players, name_w)
+
+    def tick(self, now):
+        if now - self.run_at >= RUN_MS:
+            self.run_at = now
+            s = self.seats[self.cursor]
+            if len(self.game.players[s]) > self.name_w:
+                self.step += 1
+                self._touch_seat(s)
 
     # ---- coming back after a deep sleep (ui/resume.py) --------------------------
     # What was typed comes back with the screen (a few bytes a seat), and it is
@@ -48,7 +87,7 @@ class RoundEntry(Screen):
     resume = "entry"
 
     def resume_state(self):
-        return [self.edit_index, self.entry, self.winner, self.cursor]
+        return [self.edit_index, self.entry, self.winner, self.cursor, self.fresh]
 
     @classmethod
     def resumed(cls, app, state):
@@ -62,8 +101,9 @@ class RoundEntry(Screen):
         elif type(edit_index) is not int or not 0 <= edit_index < len(game.rounds):
             raise ValueError("no round %r" % (edit_index,))
         screen = cls(app, edit_index)
-        if len(state) == 4:
+        if len(state) >= 4:
             screen._take_back(state[1], state[2], state[3])
+            screen.fresh = len(state) < 5 or state[4] is not False
         return screen
 
     def _take_back(self, entry, winner, cursor):
@@ -106,7 +146,7 @@ class RoundEntry(Screen):
     # ---- keys ------------------------------------------------------------------
     def key(self, k):
         self.note = None
-        self.touch(7)
+        self.touch(self.app.canvas.rows - 1)
         if self.review:
             self._review_key(k)
             return
@@ -114,6 +154,7 @@ class RoundEntry(Screen):
         if len(k) == 1 and "0" <= k <= "9":
             self._digit(s, k)
         elif k == "B":
+            self.fresh = False
             text = self.entry[s]
             if text and text[-1] != "+" and text.count("+") < MAX_PARTS - 1:
                 self.entry[s] = text + "+"
@@ -140,6 +181,9 @@ class RoundEntry(Screen):
     def _digit(self, s, d):
         if s == self.winner:
             self.winner = None
+        if self.fresh:  # typing on a filled hand starts it afresh (53, then 6: 6, not 536)
+            self.fresh = False
+            self.entry[s] = ""
         text = self.entry[s]
         part = text[text.rfind("+") + 1:]
         if part == "0":
@@ -151,6 +195,7 @@ class RoundEntry(Screen):
         self.entry[s] = text + d
 
     def _delete(self, s):
+        self.fresh = False
         if self.entry[s]:
             self.entry[s] = self.entry[s][:-1]
         elif s == self.winner:
@@ -178,6 +223,8 @@ class RoundEntry(Screen):
         if i < 0 or i >= len(self.seats):
             return
         self._touch_seat(self.seats[self.cursor])
+        self.fresh = True
+        self.step = 0
         self.cursor = i
         body = self.app.canvas.rows - 2
         if i < self.top:
@@ -208,11 +255,19 @@ class RoundEntry(Screen):
         self.review = True
         self.deck_ok = self.game.deck_warning(self.hands()) is None
         self.result = self._scores()
+        self._layout()
+        self._move(0)  # the check starts at the first seat; C/D scroll through all
         self.touch()
 
     def _review_key(self, k):
-        if k == "*":
+        if k == "C" or k == "CCW":
+            self._move(self.cursor - 1)
+        elif k == "D" or k == "CW":
+            self._move(self.cursor + 1)
+        elif k == "*":
             self.review = False
+            self.result = None
+            self._layout()
             self.touch()
         elif k == "#" or k == "PUSH":
             if not self.deck_ok:
@@ -229,7 +284,7 @@ class RoundEntry(Screen):
             else:
                 app.session.edit_round(self.edit_index, self.hands(), winner)
         except ValueError as err:  # the core refused: show why, change nothing
-            self.note = str(err)
+            self.note = app.refusal(err)
             return
         except Exception as err:  # the flash refused: the round is NOT saved
             if app.log is not None:
@@ -245,12 +300,16 @@ class RoundEntry(Screen):
         last = canvas.rows - 1
         game = self.game
         if row == 0:
-            if self.edit_index is None:
-                title = "%s%d %s: %s" % (self.app.t("round")[0], len(game.rounds) + 1,
-                                         self.app.t("dealer"), game.dealer())
+            t = self.app.t
+            if self.review:
+                title = t("check") % ((self.edit_index + 1) if self.edit_index is not None else len(game.rounds) + 1)
+            elif self.edit_index is None:
+                title = "%s%d %s: %s" % (t("round")[0], len(game.rounds) + 1, t("dealer"), game.dealer())
+                if len(self.seats) > last - BODY_TOP or len(title) > canvas.cols:
+                    title = "%s %d" % (t("round"), len(game.rounds) + 1)  # the position mark needs the room
             else:
-                title = "%s %d" % (self.app.t("edit_round"), self.edit_index + 1)
-            canvas.bar(0, title)
+                title = "%s %d" % (t("edit_round"), self.edit_index + 1)
+            title_bar(canvas, title, self.top, last - BODY_TOP, len(self.seats), self.cursor)
         elif row == last:
             canvas.text(last, 0, self._hint()[:canvas.cols])
         else:
@@ -260,23 +319,30 @@ class RoundEntry(Screen):
 
     def _draw_seat(self, canvas, row, s, here):
         game = self.game
-        if here and not self.review:
+        if here:
             canvas.text(row, 0, "►")
-        canvas.text(row, 1, game.players[s][:6], here and not self.review)
+        name = game.players[s]
+        if len(name) > self.name_w:
+            name = window(name, self.name_w, self.step) if here and self.step else self.short[s]
+        canvas.text(row, 1, name, here and not self.review)
         total = game.total(s)
         if self.review:
             score = self.result[s]
             field = "+%d" % score if score else ""
             total += score - (self.replaced[s] if self.replaced else 0)
         elif s == self.winner:
-            field = self.app.t("winner_short")
+            field = self.app.t("winner_short")[:self.field_w]
         else:
             field = self.entry[s]
-            if len(field) > 5:
-                field = field[-5:]
-        canvas.text(row, 12 - len(field), field)
-        total_text = str(total)
-        canvas.text(row, canvas.cols - len(total_text), total_text)
+            if len(field) > self.field_w:  # "12+34" in four columns: what it adds up to, "=46"
+                field = "=%d" % _sum(field)
+                if len(field) > self.field_w:
+                    field = field[1:]
+        end = canvas.cols - (self.total_w + 1 if self.total_w else 0)
+        canvas.text(row, end - len(field), field)
+        if self.total_w:
+            total_text = str(total)
+            canvas.text(row, canvas.cols - len(total_text), total_text)
 
     def _scores(self):
         # The core's own rule for what each seat scores in this round.
@@ -296,10 +362,18 @@ class RoundEntry(Screen):
         if self.review:
             return t("check_save") if self.deck_ok else t("deck_confirm")
         if self.game.variant == "standard":
-            who = self.game.players[self.winner][:8] if self.winner is not None else t("winner")
-            return "%s +%d" % (who, self.game.preview(self.hands(), None))
-        s = self.seats[self.cursor]
-        return "%s: %d" % (self.game.players[s][:10], self.game.total(s) + _sum(self.entry[s]))
+            who = self.winner
+            points = "+%d" % self.game.preview(self.hands(), None)
+        else:
+            who = self.seats[self.cursor]
+            points = ": %d" % (self.game.total(who) + _sum(self.entry[who]))
+        if who is None:
+            name = t("winner")
+        else:  # the whole name where it fits beside the points, else its short form
+            name = self.game.players[who]
+            if len(name) + 1 + len(points) > self.app.canvas.cols:
+                name = self.short[who]
+        return name + (" " if points[0] == "+" else "") + points
 
 
 def _sum(text):

@@ -1,5 +1,6 @@
 # The running game's rounds, newest first: # edits one (with the result shown before
 # saving), and the last entry ends the game early after a confirmation.
+from ui.names import short_names
 from ui.screen import ListScreen
 
 
@@ -9,6 +10,7 @@ class Rounds(ListScreen):
     def on_open(self):
         game = self.app.session.game
         self.game = game
+        self.short = None  # (width, short names) for names too long beside a round's number and points
         count = len(game.rounds)
         self.items = _Newest(count, not game.finished and count)  # + "end the game now"
         if self.cursor >= len(self.items):
@@ -25,15 +27,27 @@ class Rounds(ListScreen):
         i = self.items[index]
         if i < 0:
             return self.app.t("end_game")
-        rnd = self.game.rounds[i]
-        if rnd.winner is not None:
-            best = self.game.seat(rnd.winner)
-        else:
-            best = 0
-            for s in range(len(rnd.scores)):
-                if rnd.scores[s] > rnd.scores[best]:
-                    best = s
-        return "%d %s +%d" % (i + 1, self.game.players[best][:8], rnd.scores[best])
+        game = self.game
+        rnd = game.rounds[i]
+        number = "%d " % (i + 1)
+        if game.variant == "standard":  # the Sieger scores the round: "12 Christina +150"
+            best = game.seat(rnd.winner)
+            points = " +%d" % rnd.scores[best]
+            return number + self._name(best, len(number) + len(points)) + points
+        # Penalty variants: every hand is a seat's own minus; the round is named by who went out
+        if rnd.winner is None:
+            return number + self.app.t("no_winner")
+        return number + self._name(game.seat(rnd.winner), len(number))
+
+    def _name(self, seat, taken):
+        # The whole name where it fits beside the rest, else a short form no other seat shares.
+        width = self.app.canvas.cols - 1 - taken
+        name = self.game.players[seat]
+        if len(name) <= width:
+            return name
+        if self.short is None or self.short[0] != width:
+            self.short = (width, short_names(self.game.players, width))
+        return self.short[1][seat]
 
     def pick(self, index):
         app = self.app
@@ -54,7 +68,7 @@ class Rounds(ListScreen):
         try:
             app.session.finish()
         except ValueError as err:
-            app.notify(str(err))
+            app.notify(app.refusal(err))
             return
         except Exception:
             app.notify(app.t("not_saved"))

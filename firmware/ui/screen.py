@@ -1,5 +1,20 @@
 # The screen contract: rows to draw, keys to handle, optional timers; redraw only dirty rows.
-ALL_ROWS = 0xFF
+ALL_ROWS = 0xFFFF  # every text row (a 128x64 display has 8, a scaled 320x240 one 15)
+
+
+def title_bar(canvas, text, top, body, count, at=None):
+    """The title bar; when `count` lines do not fit the `body` rows, its right end says
+    where the view is: "3/12" for a cursor (`at`), else the lines shown, "1-6/10"."""
+    if count <= body:
+        canvas.bar(0, text)
+        return
+    if at is not None:
+        mark = "%d/%d" % (at + 1, count)
+    else:
+        mark = "%d-%d/%d" % (top + 1, min(top + body, count), count)
+    room = canvas.cols - len(mark) - 1
+    text = text[:room] if room > 0 else ""
+    canvas.bar(0, text + " " * (canvas.cols - len(text) - len(mark)) + mark)
 
 
 class Screen:
@@ -55,8 +70,12 @@ class ListScreen(Screen):
     """A titled, scrolling list with a cursor: C/D (or the rotary) move, # picks.
 
     Subclasses provide `items` (sequence of labels), `title()` and `pick(index)`;
-    the last row shows a hint.
+    the last row shows a hint. An item may take `LINES` rows: then `line(index,
+    part)` gives each row's text. The title shows the cursor's place ("3/12")
+    when the items do not all fit.
     """
+
+    LINES = 1
 
     def __init__(self, app, items=()):
         super().__init__(app)
@@ -72,6 +91,12 @@ class ListScreen(Screen):
 
     def label(self, index):
         return self.items[index]
+
+    def line(self, index, part):
+        return self.label(index) if part == 0 else ""
+
+    def body_items(self):
+        return (self.app.canvas.rows - 2) // self.LINES
 
     def pick(self, index):
         pass
@@ -102,14 +127,14 @@ class ListScreen(Screen):
     def restore(self, state):
         if type(state) is int and state >= 0:
             self.cursor = state
-            self.top = max(0, state - (self.app.canvas.rows - 3))
+            self.top = max(0, state - (self.body_items() - 1))
             self.touch()
 
     def move(self, step):
         if not self.items:
             return
         self.cursor = (self.cursor + step) % len(self.items)
-        body = self.app.canvas.rows - 2
+        body = self.body_items()
         if self.cursor < self.top:
             self.top = self.cursor
         elif self.cursor >= self.top + body:
@@ -119,13 +144,14 @@ class ListScreen(Screen):
     def draw_row(self, canvas, row):
         last = canvas.rows - 1
         if row == 0:
-            canvas.bar(0, self.title())
+            title_bar(canvas, self.title(), self.top, self.body_items(), len(self.items), self.cursor)
         elif row == last:
             canvas.text(last, 0, self.hint()[:canvas.cols])
         else:
-            index = self.top + row - 1
-            if index < len(self.items):
-                text = self.label(index)[:canvas.cols - 1]
-                if index == self.cursor:
+            index = self.top + (row - 1) // self.LINES
+            part = (row - 1) % self.LINES
+            if index < len(self.items) and index < self.top + self.body_items():
+                text = self.line(index, part)[:canvas.cols - 1]
+                if index == self.cursor and part == 0:
                     canvas.text(row, 0, "►")
-                canvas.text(row, 1, text, index == self.cursor)
+                canvas.text(row, 1, text, index == self.cursor and part == 0)

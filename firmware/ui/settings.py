@@ -6,7 +6,8 @@
 #
 # Two rows a setting: its name (highlighted under the cursor), its value below;
 # three settings fit, the list scrolls. C/D or the rotary move, # (push) or A
-# takes the next value (or opens the self-test), B the previous, * goes back.
+# takes the next value (or opens the self-test), B the previous (the hint
+# says "#+ B-"), * goes back.
 # settings: "lang" ("de"/"en"), "sleep" (seconds, 0 = never), "contrast"
 # (the SSD1306's 0-255; start-up applies it, see startup.py), "deep_sleep"
 # (minutes without a key, 0 = never, counted from the last key like "sleep"
@@ -143,7 +144,7 @@ class Settings(Screen):
         if row == 0:
             canvas.bar(0, t("settings"))
         elif row == last:
-            canvas.text(last, 0, self.note or t("set_keys"))
+            canvas.text(last, 0, (self.note or t("set_keys_both"))[:canvas.cols])
         else:
             i = self.top + (row - 1) // 2
             if i >= len(ITEMS):

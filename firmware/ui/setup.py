@@ -1,9 +1,12 @@
-# New game setup: variant above the name list, target, seats from the roster or typed.
+# New game setup: variant above the name list, target, seats from the roster or typed,
+# and below "start" the first dealer and the house card values (ui/card_values.py).
 from ui.screen import Screen
 
 VARIANTS = ("standard", "penalty", "challenge")
 MAX_SEATS = 10
 VARIANT, TARGET = 0, 1  # item numbers of the first two rows; seats follow
+# Rows after "start" (so the name list's keys, D # to start, stay as they were).
+DEALER, VALUES = "dealer", "values"
 
 
 class Setup(Screen):
@@ -13,19 +16,21 @@ class Setup(Screen):
         self.target = 500
         self.typing = False  # digits replace the target until the cursor leaves
         self.names = []
+        self.dealer = 0  # the seat that deals round 1
+        self.values = None  # house card values (17 points by rank code), None = the standard table
         self.cursor = 0
         self.top = 0
 
-    # items: variant, target, each name, "add" (while seats are free), "start"
+    # items: variant, target, each name, "add" (while seats are free), "start", dealer, values
     def _items(self):
-        return 2 + len(self.names) + (1 if len(self.names) < MAX_SEATS else 0) + 1
+        return 2 + len(self.names) + (1 if len(self.names) < MAX_SEATS else 0) + 3
 
     def _item(self, i):
         if i < 2:
             return i
         if i - 2 < len(self.names):
             return "name"
-        return "start" if i == self._items() - 1 else "add"
+        return ("start", DEALER, VALUES)[i - self._items() + 3] if i >= self._items() - 3 else "add"
 
     def key(self, k):
         item = self._item(self.cursor)
@@ -35,6 +40,9 @@ class Setup(Screen):
             self._move(1)
         elif item == VARIANT and k in ("#", "PUSH", "A", "B"):
             self.variant = (self.variant + (len(VARIANTS) - 1 if k == "B" else 1)) % len(VARIANTS)
+        elif item == DEALER and k in ("#", "PUSH", "A", "B"):
+            if self.names:
+                self.dealer = (self.dealer + (len(self.names) - 1 if k == "B" else 1)) % len(self.names)
         elif item == TARGET:
             self._target_key(k)
         elif k == "#" or k == "PUSH":
@@ -44,13 +52,40 @@ class Setup(Screen):
                 self._start()
             elif item == "name":
                 self._rename(self.cursor - 2)
+            elif item == VALUES:
+                from ui.card_values import CardValues
+
+                self.app.push(CardValues(self.app, self.values, self._values_set))
         elif k == "*":
             if item == "name":
-                self.names.pop(self.cursor - 2)
-                self.touch()
+                self._ask_remove(self.cursor - 2)
             else:
                 self.app.pop()
         self.touch()
+
+    def _ask_remove(self, index):
+        from ui.confirm import Confirm
+
+        app = self.app
+        name = self.names[index]
+        question = app.t("seat_remove") % name
+        detail = ""
+        if len(question) > app.canvas.cols:  # a long name: the name above, the question below
+            question, detail = name, app.t("seat_remove_long")
+        app.push(Confirm(app, question, lambda: self._remove(index), detail))
+
+    def _remove(self, index):
+        self.names.pop(index)
+        if self.dealer > index:
+            self.dealer -= 1  # the same player keeps the deal
+        elif self.dealer == index:
+            self.dealer = 0  # the dealer left: seat 1 deals
+        self._move(0)
+
+    def _values_set(self, values):
+        from tafel.cards import DEFAULT_VALUES
+
+        self.values = None if values == DEFAULT_VALUES else values
 
     def _target_key(self, k):
         if k == "A":
@@ -115,10 +150,28 @@ class Setup(Screen):
             app.notify(app.t("bad_target"))
             self.cursor = TARGET
             return
+        running = app.session.game
+        if running is not None and not running.finished:
+            # The running game stays on flash; the history can continue it.
+            from ui.confirm import Confirm
+
+            app.push(Confirm(app, app.t("pause_q"), self._begin, app.t("pause_detail")))
+            return
+        self._begin()
+
+    def _begin(self):
+        app = self.app
+        values = None
+        if self.values is not None:
+            from tafel.cards import RANKS
+
+            values = {}
+            for r in range(len(RANKS)):
+                values[RANKS[r]] = self.values[r]
         try:
-            app.session.start(self.names, VARIANTS[self.variant], self.target)
-        except ValueError as err:
-            app.notify(str(err))
+            app.session.start(self.names, VARIANTS[self.variant], self.target, values, self.dealer)
+        except ValueError as err:  # a core refusal, in the table's language
+            app.notify(app.refusal(err))
             return
         except Exception as err:  # flash full or failing: say so, keep the setup
             app.notify(app.t(getattr(err, "key", "not_saved")))
@@ -146,7 +199,8 @@ class Setup(Screen):
             return
         if row == last:
             item = self._item(self.cursor)
-            hint = {VARIANT: "keys_variant", TARGET: "keys_target", "name": "keys_seat"}.get(item, "")
+            hint = {VARIANT: "keys_variant", TARGET: "keys_target", "name": "keys_seat",
+                    "start": "keys_start", DEALER: "keys_variant", VALUES: "keys_values"}.get(item, "")
             canvas.text(last, 0, t(hint) if hint else "")
             return
         i = self.top + row - 1
@@ -157,6 +211,10 @@ class Setup(Screen):
             text = t(VARIANTS[self.variant])
         elif item == TARGET:
             text = "%s %d" % (t("to_target"), self.target)
+        elif item == DEALER:
+            text = t("st_dealer") % (self.names[self.dealer] if self.names else "-")
+        elif item == VALUES:
+            text = t("st_values") % t("st_values_own" if self.values else "st_values_std")
         elif item == "name":
             text = "%d %s" % (i - 1, self.names[i - 2])
         elif item == "add":

@@ -1,8 +1,22 @@
-# Standings: every seat's total with the card values beside them, the next dealer, and
-# the way into the next round (#), undo (A), the round list for edits (B) and home (*).
-from ui.screen import Screen
+# Standings: every seat's total, the next dealer marked, the card values, and the way into
+# the next round (#), undo (A), the round list for edits (B) and home (*).
+#
+# The columns come from the display: a mark column (the dealer's ►, an "x" for
+# a seat that is out), the names as wide as the totals leave room for (short
+# forms that stay different, cut names running past slowly), the totals as wide
+# as the largest. The card values stand beside the totals when there is room,
+# else in rows below the seats. C/D scroll a list longer than the screen; the
+# title says which lines show.
+from tafel.cards import RANKS
 
-HINT_MS = 3000  # the bottom row takes turns: dealer, then the keys
+from ui.names import short_names, window
+from ui.screen import Screen, title_bar
+
+HINT_MS = 3000  # the bottom row takes turns: the dealer, then the keys
+RUN_MS = 600  # a cut name moves on one letter
+VALUE_W = 5  # "Ak 20", "+4 50", "W 100"
+MIN_NAME = 7
+SHORT_TURNS = 5  # ticks of RUN_MS a cut name shows its short form before it runs past
 
 
 class Standings(Screen):
@@ -13,6 +27,8 @@ class Standings(Screen):
         self.top = 0
         self.hint_turn = 0
         self.hint_at = app.clock.ticks_ms()
+        self.step = 0
+        self.run_at = self.hint_at
 
     def on_open(self):
         game = self.app.session.game
@@ -20,7 +36,26 @@ class Standings(Screen):
         self.out = game.eliminated()
         self.order = self._ranking()
         self.value_lines = value_lines(game.values, self.app.t)
+        self._layout(self.app.canvas.cols)
         super().on_open()
+
+    def _layout(self, cols):
+        game = self.game
+        width = len(str(game.target))  # a column that keeps its place all game
+        for s in range(len(game.players)):
+            width = max(width, len(str(game.total(s))))
+        self.total_w = width
+        name_w = cols - 2 - width
+        self.beside = name_w - 1 - VALUE_W >= MIN_NAME
+        if self.beside:
+            name_w -= 1 + VALUE_W
+            self.value_rows = []
+        else:  # as many values a row as fit, a blank column between them
+            per = max(1, (cols + 1) // (VALUE_W + 1))
+            lines = self.value_lines
+            self.value_rows = [" ".join(lines[i:i + per]) for i in range(0, len(lines), per)]
+        self.name_w = name_w
+        self.short = short_names(game.players, name_w)
 
     def _ranking(self):
         # Best first: highest total in standard, lowest in the penalty variants; out last.
@@ -30,6 +65,9 @@ class Standings(Screen):
         seats = list(range(len(game.players)))
         seats.sort(key=lambda s: (game.players[s] in out, -game.total(s) if high else game.total(s), s))
         return seats
+
+    def _count(self):
+        return len(self.order) + len(self.value_rows)
 
     def key(self, k):
         app = self.app
@@ -45,17 +83,21 @@ class Standings(Screen):
 
                 app.push(RoundEntry(app))
         elif k == "A":
-            if len(game.rounds):
+            if len(game.rounds) and not game.finished:
                 from ui.confirm import Confirm
 
-                app.push(Confirm(app, app.t("undo_last") % len(game.rounds), self._undo))
+                app.push(Confirm(app, app.t("undo_last") % len(game.rounds), self._undo, app.t("undo_detail")))
+            elif game.finished:
+                app.notify(app.t("err_game_ended"))
         elif k == "B":
             from ui.rounds import Rounds
 
             app.push(Rounds(app))
         elif k == "*":
+            if game.finished:
+                app.session.close()  # its end has been seen; it is in the history
             app.home()
-        elif (k == "D" or k == "CW") and self.top + body < len(self.order):
+        elif (k == "D" or k == "CW") and self.top + body < self._count():
             self.top += 1
             self.touch()
         elif (k == "C" or k == "CCW") and self.top > 0:
@@ -67,7 +109,7 @@ class Standings(Screen):
         try:
             app.session.undo_round()
         except ValueError as err:
-            app.notify(str(err))
+            app.notify(app.refusal(err))
             return
         except Exception as err:
             app.notify(app.t("not_saved"))
@@ -76,10 +118,18 @@ class Standings(Screen):
         self.on_open()
 
     def tick(self, now):
+        last = self.app.canvas.rows - 1
         if now - self.hint_at >= HINT_MS:
             self.hint_at = now
-            self.hint_turn ^= 1
-            self.touch(self.app.canvas.rows - 1)
+            self.hint_turn = (self.hint_turn + 1) % 3
+            self.touch(last)
+        if now - self.run_at >= RUN_MS:
+            self.run_at = now
+            self.step += 1
+            players = self.game.players
+            for i in range(len(self.order)):
+                if len(players[self.order[i]]) > self.name_w and self.top <= i < self.top + last - 1:
+                    self.touch(1 + i - self.top)
 
     def draw_row(self, canvas, row):
         app = self.app
@@ -87,31 +137,48 @@ class Standings(Screen):
         last = canvas.rows - 1
         if row == 0:
             title = "%s R%d" % (app.t("standings"), len(game.rounds))
-            canvas.bar(0, title + " " * (canvas.cols - len(title) - 4) + "%4d" % game.target)
-        elif row == last:
-            if self.hint_turn:
-                canvas.text(last, 0, app.t("keys_standings"))
+            if self._count() <= last - 1:
+                target = str(game.target)
+                title = title[:canvas.cols - len(target) - 1]
+                canvas.bar(0, title + " " * (canvas.cols - len(title) - len(target)) + target)
             else:
-                canvas.text(last, 0, ("%s: %s" % (app.t("dealer"), game.dealer()))[:canvas.cols])
+                title_bar(canvas, title, self.top, last - 1, self._count())
+        elif row == last:
+            turn = self.hint_turn
+            if turn == 0:
+                text = "%s: %s" % (app.t("dealer"), game.dealer())
+            else:
+                text = app.t("keys_standings" if turn == 1 else "keys_standings2")
+            canvas.text(last, 0, text[:canvas.cols])
         else:
             i = self.top + row - 1
             if i < len(self.order):
-                s = self.order[i]
-                total = "%4d" % game.total(s)
-                canvas.text(row, 0, game.players[s][:6])
-                canvas.text(row, 6, total)
-                if game.players[s] in self.out:
-                    canvas.text(row, 10, "x")
-            if row - 1 < len(self.value_lines):
-                canvas.text(row, 11, self.value_lines[row - 1])
+                self._draw_seat(canvas, row, self.order[i])
+            elif i < self._count():
+                canvas.text(row, 0, self.value_rows[i - len(self.order)][:canvas.cols])
+            if self.beside and row - 1 < len(self.value_lines):
+                canvas.text(row, canvas.cols - self.total_w - 1 - VALUE_W, self.value_lines[row - 1])
+
+    def _draw_seat(self, canvas, row, s):
+        game = self.game
+        name = game.players[s]
+        if name in self.out:
+            canvas.text(row, 0, "x")
+        elif not game.finished and name == game.dealer():
+            canvas.text(row, 0, "►")
+        if len(name) > self.name_w:
+            # the short form for a while, then the whole name running past once, and again
+            turn = self.step % (len(name) + 3 + SHORT_TURNS)
+            name = self.short[s] if turn < SHORT_TURNS else window(name, self.name_w, turn - SHORT_TURNS)
+        canvas.text(row, 1, name)
+        total = str(game.total(s))
+        canvas.text(row, canvas.cols - len(total), total)
 
 
 def value_lines(values, t):
-    """Five-character lines of the card values, equal neighbours merged (shown beside the totals)."""
-    groups = ((10, 12, "v_actions"), (13, 13, "v_wild"), (14, 14, "v_wild4"),
-              (15, 15, "v_swap"), (16, 16, "v_blank"))
+    """Five-character texts of the card values, equal neighbours merged ("Ak 20", "Fw 50", ...)."""
     lines = []
-    for first, last, label in groups:
+    for first, last, label in _GROUPS:
         same = True
         for r in range(first, last + 1):
             same = same and values[r] == values[first]
@@ -119,12 +186,21 @@ def value_lines(values, t):
             lines.append(_line(t(label), values[first]))
         else:
             for r in range(first, last + 1):
-                lines.append(_line(t("v_%d" % r), values[r]))
-    return lines[:6]
+                lines.append(_line(t("v_%s" % RANKS[r]), values[r]))
+    for r in range(10):  # house values for the number cards, only where they differ from the face
+        if values[r] != r:
+            lines.append(_line(str(r), values[r]))
+    return lines
+
+
+# Ranks whose values are shown as one when they are equal: the coloured actions, then each black card.
+_GROUPS = ((RANKS.index("skip"), RANKS.index("draw2"), "v_actions"), (RANKS.index("wild"), RANKS.index("wild"), "v_wild"),
+           (RANKS.index("wild4"), RANKS.index("wild4"), "v_wild4"), (RANKS.index("swap"), RANKS.index("swap"), "v_swap"),
+           (RANKS.index("blank"), RANKS.index("blank"), "v_blank"))
 
 
 def _line(label, points):
     # Label, a space and the points in five columns: "Ak 20", "+4 50", "W 100".
     text = str(points)
-    width = max(0, 4 - len(text))
+    width = max(0, VALUE_W - 1 - len(text))
     return (label + "    ")[:width] + " " + text

@@ -28,6 +28,8 @@ TEXTS = {
         "no_network_password": "Passwort falsch",
         "no_network_timeout": "WLAN: Zeitlimit",
         "no_server": "Kein Server",
+        "adv_no_network": "WLAN prüfen",
+        "adv_no_server": "Laptop prüfen",
         "server_gone": "Server weg",
         "bad_offer": "Kein Tafel-Srv.",
         "same_version": "Schon aktuell",
@@ -71,6 +73,8 @@ TEXTS = {
         "no_network_password": "Wrong password",
         "no_network_timeout": "Wi-Fi timed out",
         "no_server": "No server",
+        "adv_no_network": "Check Wi-Fi",
+        "adv_no_server": "Check the laptop",
         "server_gone": "Server gone",
         "bad_offer": "Not a Tafel srv",
         "same_version": "Up to date",
@@ -91,9 +95,12 @@ TEXTS = {
 }
 
 
-def t(app, key):
+def t(app, key, missing=None):
     table = TEXTS.get(app.settings.get("lang", "de")) or TEXTS["de"]
-    return table.get(key, key)
+    text = table.get(key)
+    if text is None:
+        text = missing if missing is not None else TEXTS["de"].get(key, table["other"])
+    return text
 
 
 def refusal(app, err):

@@ -4,7 +4,7 @@
 # The work is one generator (update/net.py, update/fetch.py) stepped from
 # tick(): a chunk a step, so the screen shows progress and the keys stay
 # alive; * leaves at any point and what came is kept on flash for the next
-# try. Refusals show the UpdateError in words (ui/wifi_texts.py) and its key.
+# try. Refusals show the UpdateError in words (ui/wifi_texts.py) and what to check.
 # app.wlan() gives the board's station interface (board.wlan) and
 # app.restart() reboots; a board without them says "no Wi-Fi".
 from tafel.version import VERSION
@@ -125,8 +125,8 @@ class WifiUpdate(Screen):
         elif state == "refused":
             if row == 2:
                 canvas.text(2, 0, refusal(app, self.error))
-            elif row == 3:
-                canvas.text(3, 0, self.error.key[:canvas.cols])
+            elif row == 3:  # what to check, where there is a word for it (never the raw key)
+                canvas.text(3, 0, t(app, "adv_" + self.error.key, "")[:canvas.cols])
             elif row == 5 and self.error.key == "server_gone":
                 canvas.text(5, 0, t(app, "resume"))
             elif row == last:

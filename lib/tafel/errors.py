@@ -6,7 +6,15 @@ class CardError(ValueError):
 
 
 class ScoreError(ValueError):
-    """Input that a game refuses; the game is left exactly as it was."""
+    """Input that a game refuses; the game is left exactly as it was.
+
+    `code` names the refusal for a screen to translate (the message is English,
+    for the laptop and logs); "refused" when no more exact word applies.
+    """
+
+    def __init__(self, message, code="refused"):
+        super().__init__(message)
+        self.code = code
 
 
 class RecordError(ValueError):

@@ -51,30 +51,33 @@ class Rounds:
 
 
 class Game:
-    def __init__(self, players, variant="standard", target=500, values=None, created=0, game_id=0):
+    def __init__(self, players, variant="standard", target=500, values=None, created=0, game_id=0, dealer=0):
         code = variants.code(variant)
         if code is None:
             raise ScoreError("unknown variant '%s' (standard, penalty, challenge)" % (variant,))
         if type(target) is not int or target <= 0 or target > MAX_TARGET:
-            raise ScoreError("the target must be a whole number from 1 to %d" % MAX_TARGET)
+            raise ScoreError("the target must be a whole number from 1 to %d" % MAX_TARGET, "bad_target")
         players = tuple(players)
         if len(players) < 2 or len(players) > 10:
-            raise ScoreError("a game needs 2 to 10 seats, not %d" % len(players))
+            raise ScoreError("a game needs 2 to 10 seats, not %d" % len(players), "two_names")
         seen = []
         for name in players:
             if not isinstance(name, str) or not name.strip():
-                raise ScoreError("every seat needs a name")
+                raise ScoreError("every seat needs a name", "name_missing")
             if len(name.strip()) > MAX_NAME or len(name.strip().encode()) > 64:
-                raise ScoreError("the name '%s' is longer than %d letters" % (name.strip(), MAX_NAME))
+                raise ScoreError("the name '%s' is longer than %d letters" % (name.strip(), MAX_NAME), "name_long")
             key = name.strip().lower()
             if key in seen:
-                raise ScoreError("the name '%s' is there twice" % name.strip())
+                raise ScoreError("the name '%s' is there twice" % name.strip(), "name_twice")
             seen.append(key)
         try:
             self.values = value_table(values)
         except ValueError as err:
-            raise ScoreError(str(err))
+            raise ScoreError(str(err), "bad_values")
+        if type(dealer) is not int or dealer < 0 or dealer >= len(players):
+            raise ScoreError("the first dealer must be a seat from 1 to %d" % len(players), "bad_dealer")
         self.players = tuple(name.strip() for name in players)
+        self.first_dealer = dealer  # the seat (0-based) that deals round 1
         self.variant = variants.NAMES[code]
         self.target = target
         self.created = created
@@ -113,7 +116,8 @@ class Game:
         return [self.players[s] for s in range(len(self.players)) if not self._active[s]]
 
     def dealer(self):
-        """Who deals the next round: seat 1 deals first, then the deal passes left."""
+        """Who deals the next round: first_dealer (seat 1 unless chosen) deals round 1, then the
+        deal passes left, skipping seats that are out."""
         return self.players[self._dealer]
 
     def seat(self, name):
@@ -152,7 +156,7 @@ class Game:
         return records.encode_create(
             self.players, self._variant, self.target, overrides,
             self.created if created is None else created,
-            self.game_id if game_id is None else game_id)
+            self.game_id if game_id is None else game_id, self.first_dealer)
 
     def round_record(self, hands, winner):
         w, row = self._check(hands, winner, self._active, self._won)
@@ -168,16 +172,16 @@ class Game:
 
     def undo_record(self):
         if self._ended:
-            raise ScoreError("the game was ended; its rounds can no longer change")
+            raise ScoreError("the game was ended; its rounds can no longer change", "game_ended")
         if not self._count:
-            raise ScoreError("there is no round to undo")
+            raise ScoreError("there is no round to undo", "no_undo")
         return records.encode_undo(self._count - 1)
 
     def finish_record(self, when=0):
         if self._won:
-            raise ScoreError("the game is already over")
+            raise ScoreError("the game is already over", "game_over")
         if not self._count:
-            raise ScoreError("no round played yet")
+            raise ScoreError("no round played yet", "no_round_yet")
         return records.encode_finish(when)
 
     # ---- changing: records only --------------------------------------------
@@ -194,7 +198,7 @@ class Game:
             self._trial(event)
         elif kind == "finish":
             if self._won or not self._count:
-                raise ScoreError("the game cannot be ended now")
+                raise ScoreError("the game cannot be ended now", "game_over")
             self._ended = True
             self._won = variants.leaders(self._variant, self._totals, self._active)
         else:
@@ -214,25 +218,25 @@ class Game:
 
     @classmethod
     def from_record(cls, payload):
-        event = records.decode(payload)
+        event = records.decode(payload, True)
         if event[0] != "create":
             raise ScoreError("a game starts with a create record, not %s" % event[0])
-        _, game_id, created, variant, target, players, overrides = event
+        _, game_id, created, variant, target, players, overrides, dealer = event
         values = {}
         for rank, points in overrides:
             values[RANKS[rank]] = points
-        return cls(players, variants.NAMES[variant], target, values or None, created, game_id)
+        return cls(players, variants.NAMES[variant], target, values or None, created, game_id, dealer)
 
     # ---- internals ------------------------------------------------------------
     def _check(self, hands, winner, active, won):
         # Turn the caller's names and addends into (winner seat, row per seat), or refuse.
         if won:
-            raise ScoreError("the game is over; no more rounds")
+            raise ScoreError("the game is over; no more rounds", "game_over")
         n = len(self.players)
         w = None
         if winner is None:
             if variants.winner_required(self._variant):
-                raise ScoreError("mark the round's winner (Sieger)")
+                raise ScoreError("mark the round's winner (Sieger)", "pick_winner")
         else:
             w = self.seat(winner)
             if w is None:
@@ -250,31 +254,31 @@ class Game:
                 raise ScoreError("%s is out of the game and has no hand" % name)
             row[s] = _points(name, points)
             if s == w and row[s]:
-                raise ScoreError("the winner %s has no cards left: hand must be 0" % name)
+                raise ScoreError("the winner %s has no cards left: hand must be 0" % name, "winner_hand")
         for s in range(n):
             if active[s] and row[s] is None:
                 if s != w:
-                    raise ScoreError("no points for %s" % self.players[s])
+                    raise ScoreError("no points for %s" % self.players[s], "no_points")
                 row[s] = 0
         return w, row
 
     def _check_row(self, w, row, active, won):
         # The same rules for a decoded record (replayed from flash or edited).
         if won:
-            raise ScoreError("the game is over; no more rounds")
+            raise ScoreError("the game is over; no more rounds", "game_over")
         if len(row) != len(self.players):
             raise ScoreError("round has %d seats, game has %d" % (len(row), len(self.players)))
         if w is None and variants.winner_required(self._variant):
-            raise ScoreError("mark the round's winner (Sieger)")
+            raise ScoreError("mark the round's winner (Sieger)", "pick_winner")
         for s in range(len(row)):
             if (row[s] is None) == active[s] or (row[s] is not None and row[s] > MAX_HAND):
                 raise ScoreError("round does not fit the seats in play")
         if w is not None and row[w] != 0:
-            raise ScoreError("the winner's hand must be 0")
+            raise ScoreError("the winner's hand must be 0", "winner_hand")
 
     def _round_index(self, index):
         if self._ended:
-            raise ScoreError("the game was ended; its rounds can no longer change")
+            raise ScoreError("the game was ended; its rounds can no longer change", "game_ended")
         if type(index) is not int or index < 0 or index >= self._count:
             raise ScoreError("there is no round %r" % (index,))
         return index
@@ -298,7 +302,7 @@ class Game:
         count, old = self._count, None
         if event[0] == "undo":
             if self._ended or event[1] != self._count - 1:
-                raise ScoreError("only the last round can be undone")
+                raise ScoreError("only the last round can be undone", "no_undo")
             self._count -= 1
         else:
             index = self._round_index(event[1])
@@ -307,14 +311,15 @@ class Game:
                 raise ScoreError("round has %d seats, game has %d" % (len(row), n))
             for h in row:
                 if h is not None and h > MAX_HAND:
-                    raise ScoreError("%d points cannot be a hand" % h)
+                    raise ScoreError("%d points cannot be a hand" % h, "bad_hand")
             old = (index, self._table.winner(index), self._table.hands(index))
             self._table.put(index, event[2], row)
         try:
             self._replay(True)
         except ScoreError:
             keep = False
-            raise ScoreError("this change does not fit the rounds after it (the game would end earlier or a seat drop out)")
+            raise ScoreError("this change does not fit the rounds after it (the game would end earlier or a seat drop out)",
+                             "edit_conflict")
         finally:
             if not keep:
                 if old is not None:
@@ -327,7 +332,7 @@ class Game:
         self._totals = [0] * n
         self._active = [True] * n
         self._won = None
-        self._dealer = 0
+        self._dealer = self.first_dealer
         for i in range(self._count):
             if check:
                 self._check_row(self._table.winner(i), self._table.hands(i), self._active, self._won)
@@ -394,5 +399,5 @@ def _points(name, points):
     if not ok:
         raise ScoreError("points for %s must be whole numbers of 0 or more" % name)
     if total > MAX_HAND:
-        raise ScoreError("%d points for %s cannot be a hand" % (total, name))
+        raise ScoreError("%d points for %s cannot be a hand" % (total, name), "bad_hand")
     return total

@@ -3,7 +3,9 @@
 # Every payload starts with the format version and the event kind. Numbers are
 # unsigned LEB128 varints, so a typical 4-seat round takes about 8 bytes.
 #   create: game id, created (epoch s, 0 = clock unset), variant, target,
-#           seat count, names (length + UTF-8), value overrides (count, rank+points)
+#           seat count, names (length + UTF-8), value overrides (count, rank+points),
+#           then optional (tag, varint) pairs to the end: tag 1 = the first dealer's
+#           seat, written only when it is not seat 1 (a record without it: seat 1)
 #   round:  winner seat (0xFF = none), seat count, hand+1 per seat (0 = no hand)
 #   edit:   round index, then as round
 #   undo:   index of the round taken back
@@ -19,6 +21,7 @@ UNDO = const(4)
 FINISH = const(5)
 KINDS = (None, "create", "round", "edit", "undo", "finish")
 NO_WINNER = const(0xFF)
+TAG_DEALER = const(1)  # create record: the seat that deals round 1
 MAX_SEATS = const(10)
 MAX_NUMBER = const(0xFFFFFFFF)
 
@@ -55,8 +58,9 @@ def _head(kind):
     return out
 
 
-def encode_create(players, variant, target, overrides=(), created=0, game_id=0):
-    """`variant` is a code (0-2); `overrides` is a sequence of (rank code, points)."""
+def encode_create(players, variant, target, overrides=(), created=0, game_id=0, dealer=0):
+    """`variant` is a code (0-2); `overrides` is a sequence of (rank code, points);
+    `dealer` the seat index that deals round 1."""
     out = _head(CREATE)
     put_varint(out, game_id)
     put_varint(out, created)
@@ -69,6 +73,9 @@ def encode_create(players, variant, target, overrides=(), created=0, game_id=0):
     for rank, points in overrides:
         out.append(rank)
         put_varint(out, points)
+    if dealer:  # seat 1 is left out: such a record reads the same as one made before dealers
+        out.append(TAG_DEALER)
+        put_varint(out, dealer)
     return bytes(out)
 
 
@@ -163,10 +170,11 @@ class Reader:
             raise RecordError("%d stray bytes after record" % (len(self.data) - self.pos))
 
 
-def decode(payload):
+def decode(payload, full=False):
     """Decode a payload into a tuple that starts with the kind's name.
 
     ("create", game_id, created, variant, target, players, overrides)
+      with full=True one more field: the first dealer's seat index (0 if not named)
     ("round", winner, hands) / ("edit", index, winner, hands)
     ("undo", index) / ("finish", when)
     Raises RecordError for anything that is not a well-formed record.
@@ -192,7 +200,16 @@ def decode(payload):
             if rank > 16:
                 raise RecordError("bad rank code %d" % rank)
             overrides.append((rank, r.varint()))
+        dealer = 0
+        while r.pos < len(r.data):
+            if r.byte() != TAG_DEALER:
+                raise RecordError("unknown field in create record")
+            dealer = r.varint()
+            if dealer >= seats:
+                raise RecordError("bad first dealer seat %d" % dealer)
         out = ("create", game_id, created, variant, target, players, tuple(overrides))
+        if full:
+            out += (dealer,)
     elif kind == ROUND or kind == EDIT:
         index = r.varint() if kind == EDIT else None
         winner, hands = r.hands()

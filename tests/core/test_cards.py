@@ -124,3 +124,85 @@ def test_deck_totals():
     assert deck_total(cards=108) == 1240
     assert deck_total() == 1400
     assert deck_total({"swap": 50, "blank": 50}) == 1440
+
+
+# The names players say, German and English, one word or several
+
+
+def test_multi_word_names_of_the_action_cards():
+    assert parse_card("rot Zieh Zwei") == parse_card("red draw2")
+    assert parse_card("blue draw two") == parse_card("blue draw 2") == parse_card("blue draw2")
+    assert parse_card("gelb zieh 2") == parse_card("yellow draw2")
+    assert parse_card("Zieh Vier") == parse_card("Zieh 4") == parse_card("wild4")
+    assert parse_card("wild draw four") == parse_card("Wild Draw 4") == parse_card("+4")
+    assert parse_card("Hände tauschen") == parse_card("shuffle hands") == parse_card("swap")
+
+
+def test_each_name_from_the_tables_rules_means_its_card():
+    names = {
+        "Farbenwahl": "wild", "Farbwahl": "wild", "wild": "wild",
+        "Zieh Vier": "wild4", "Zieh-Vier": "wild4", "wild draw four": "wild4",
+        "Handtausch": "swap", "Blanko": "blank",
+        "rot Aussetzen": "red skip", "rot Aussetzer": "red skip", "red skip": "red skip",
+        "grün Retour": "green reverse", "green Richtungswechsel": "green reverse",
+        "green reverse": "green reverse",
+    }
+    for name in names:
+        assert parse_card(name) == parse_card(names[name]), name
+
+
+def test_names_with_a_colour_word_in_any_case():
+    assert parse_card("ROT ZIEH ZWEI") == (0, 12)
+    assert parse_card("Blue Draw Two") == (3, 12)
+    assert parse_card("GRÜN zieh-zwei") == (2, 12)
+
+
+def test_german_colours_may_be_said_as_adjectives():
+    assert parse_card("rote 7") == parse_card("red 7")
+    assert parse_card("grüner Aussetzer") == parse_card("green skip")
+    assert parse_card("blaue Zieh Zwei") == parse_card("blue draw2")
+    assert parse_card("gelbes Retour") == parse_card("yellow reverse")
+
+
+def test_points_of_the_names_players_use():
+    hand = ["rot Zieh Zwei", "Zieh Vier", "blue draw two", "Farbenwahl"]
+    assert hand_points(hand) == 20 + 50 + 20 + 50
+    assert hand_points(["Handtausch", "Blanko", "grün Aussetzen"]) == 100
+
+
+def test_house_values_take_multi_word_names():
+    table = value_table({"Zieh Zwei": 25, "wild draw four": 60})
+    assert table[12] == 25 and table[14] == 60
+
+
+def test_a_multi_word_colour_card_still_needs_its_colour():
+    with pytest.raises(CardError, match="needs a colour"):
+        card_points("Zieh Zwei")
+    with pytest.raises(CardError, match="needs a colour"):
+        card_points("draw two")
+
+
+def test_a_black_card_named_in_words_takes_no_colour():
+    with pytest.raises(CardError, match="black card"):
+        card_points("rot Zieh Vier")
+
+
+def test_an_unknown_word_in_a_long_name_is_named():
+    with pytest.raises(CardError, match="'fünf'"):
+        card_points("Zieh fünf")
+    with pytest.raises(CardError, match="'three'"):
+        card_points("wild draw three")
+    with pytest.raises(CardError, match="'purple'"):
+        card_points("purple draw two")
+    with pytest.raises(CardError, match="'drei'"):
+        card_points("rot zieh drei")
+
+
+def test_a_colour_alone_is_no_card():
+    with pytest.raises(CardError, match="'blue' is a colour"):
+        card_points("blue")
+
+
+def test_an_empty_card_is_refused_clearly():
+    with pytest.raises(CardError, match="empty"):
+        card_points("   ")

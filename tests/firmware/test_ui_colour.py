@@ -32,7 +32,7 @@ def test_the_worked_example_on_the_colour_board():
     dev.play("# #")
     rows = dev.screen()
     assert rows[0].startswith("Stand R1") and rows[1].split()[:2] == ["Anna", "89"]
-    assert rows[2].split()[:2] == ["Ben", "0"] and rows[3].split()[:2] == ["Cleo", "0"]
+    assert rows[2].split()[:2] == ["►Ben", "0"] and rows[3].split()[:2] == ["Cleo", "0"]  # Ben deals next
     glass = dev.chip.glass()
     assert glass == tdisplay.expected(dev.board.display.buffer, PALETTE)
     # The standings' title bar: the accent colour across the whole first band.

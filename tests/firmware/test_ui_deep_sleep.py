@@ -103,7 +103,7 @@ def test_the_history_and_a_stored_game_come_back():
     game_with_a_round(dev)
     sleepy(dev)
     dev.play("*")  # home
-    dev.play("D D #")  # history
+    dev.play("3")  # history
     assert dev.screen()[0].startswith("Verlauf")
     dev.play("# D D D")  # the game, scrolled down
     before = sleep_and_wake(dev)
@@ -111,14 +111,14 @@ def test_the_history_and_a_stored_game_come_back():
     dev.play("*")
     assert dev.screen()[0].startswith("Verlauf") and dev.screen()[1].startswith("►")
     dev.play("*")
-    assert dev.screen()[0] == "Tafel" and dev.screen()[3] == "►Verlauf"
+    assert dev.screen()[0] == "Tafel" and dev.screen()[3] == "►3 Verlauf"
     assert dev.errors == []
 
 
 def test_the_settings_come_back_scrolled_as_they_were():
     dev = device()
     sleepy(dev)
-    dev.play("C C # D D D")  # settings, down to deep sleep
+    dev.play("4 D D D")  # settings, down to deep sleep
     before = sleep_and_wake(dev)
     assert dev.screen() == before and before[1] == "Display aus nach"
     assert before[3] == "Kontrast" and before[5] == "Tiefschlaf nach"  # scrolled, the cursor on it
@@ -143,8 +143,7 @@ def test_game_over_comes_back():
     dev = device()
     new_game(dev, target="A")  # target 200: the first round ends it
     sleepy(dev)
-    dev.play("A D 9 9 9 D 9 9 # #")
-    dev.play("#")
+    dev.play("A D 9 9 9 D 9 9 # #")  # saved: game over shows at once
     assert dev.screen()[0] == "Spielende"
     before = sleep_and_wake(dev)
     assert dev.screen()[:7] == before[:7]

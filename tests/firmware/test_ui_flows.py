@@ -9,8 +9,9 @@ def worked_example(dev):
 
 def test_power_on_shows_the_home_menu():
     dev = device()
-    assert dev.screen()[1] == "►Neues Spiel"
-    assert "Verlauf" in text(dev)
+    assert dev.screen()[1] == "►1 Neues Spiel"
+    assert dev.screen()[2] == " 2 (kein Spiel)"  # every entry keeps its digit
+    assert dev.screen()[3] == " 3 Verlauf"
 
 
 def test_worked_example_hint_line_shows_anna_89_before_saving():
@@ -26,7 +27,8 @@ def test_worked_example_result_then_saved_standings():
     dev = device()
     worked_example(dev)
     dev.play("#")
-    assert dev.screen()[1].split() == ["Anna", "+89", "89"]
+    assert dev.screen()[0].startswith("Prüfen R1")
+    assert dev.screen()[1].split() == ["►Anna", "+89", "89"]
     dev.play("#")
     screen = dev.screen()
     assert screen[0].startswith("Stand R1")
@@ -40,12 +42,14 @@ def test_standings_show_card_values_and_next_dealer():
     worked_example(dev)
     dev.play("# # wait:3000")
     screen = dev.screen()
-    assert screen[1].endswith("Ak 20")
-    assert screen[2].endswith("Fw 50")
-    assert screen[4].endswith("HT 40")
-    shown = text(dev)
-    dev.play("wait:3000")
-    assert "Geber: Ben" in shown + text(dev)
+    # three seats leave room for the values below them; the dealer is marked all the time
+    assert screen[1:7] == [" Anna         89", "►Ben           0", " Cleo          0",
+                           "Ak 20 Fw 50", "+4 50 HT 40", "Bl 40"]
+    shown = []
+    for _ in range(3):  # the bottom row takes turns: dealer, then the keys
+        shown.append(dev.screen()[-1])
+        dev.play("wait:3000")
+    assert shown == ["#=Runde A=zurück", "B=Runden *=Menü", "Geber: Ben"]
 
 
 def test_the_game_is_on_flash_after_a_power_cut():
@@ -90,7 +94,7 @@ def test_team_hands_are_added_with_the_plus_key():
     team_b = "2 2 2 5 5 5 3 3 6 6 6 0 1 0 3 4 4 4 7 7 7 5 5 #"  # "Cleo & Dirk"
     new_game(dev, names=(team_a, team_b))
     dev.play("A D 3 6 B 5 3")
-    assert dev.screen()[-1] == "Anna & B +89"
+    assert dev.screen()[-1] == "Anna & Ben +89"  # the whole name where it fits
     dev.play("# #")
     assert dev.app.session.game.totals() == [("Anna & Ben", 89), ("Cleo & Dirk", 0)]
 
@@ -99,12 +103,12 @@ def test_undo_the_last_round_with_confirmation():
     dev = device()
     worked_example(dev)
     dev.play("# # A")
-    assert "Rd. 1 löschen?" in text(dev)
+    assert "Runde 1" in text(dev) and "zurücknehmen?" in text(dev)
     dev.play("*")
     assert len(dev.app.session.game.rounds) == 1
     dev.play("A #")
     assert len(dev.app.session.game.rounds) == 0
-    assert dev.screen()[-1] == "Rückgängig"
+    assert dev.screen()[-1] == "Zurückgenommen"
     dev = power_cut(dev)
     assert len(dev.app.session.game.rounds) == 0
 
@@ -117,7 +121,7 @@ def test_edit_a_past_round():
     dev.play("B D #")  # rounds list, newest first: pick round 1
     assert dev.screen()[0].startswith("Runde ändern 1")
     dev.play("D * * 4 0 # #")  # Ben held 40, not 36
-    assert dev.screen()[1].split() == ["Anna", "+93", "93"]  # the totals as they will be
+    assert dev.screen()[1].split() == ["►Anna", "+93", "93"]  # the totals as they will be
     dev.play("#")
     game = dev.app.session.game
     assert game.totals() == [("Anna", 93), ("Ben", 0), ("Cleo", 30)]
@@ -135,9 +139,8 @@ def test_penalty_game_to_the_end():
     dev.play("# A D 9 0 # #")  # Ben 210: game over, Anna lowest
     game = dev.app.session.game
     assert game.finished and game.winners() == ["Anna"]
-    dev.play("#")
-    screen = text(dev)
-    assert "Spielende" in screen and "Anna" in screen and "gewinnt!" in screen
+    screen = dev.screen()  # at once, without another key
+    assert screen[0].startswith("Spielende") and screen[2].strip() == "Anna" and screen[3].strip() == "gewinnt!"
 
 
 def test_challenge_game_to_the_end():
@@ -228,5 +231,74 @@ def test_a_hand_cannot_be_typed_beyond_what_one_seat_can_hold():
     dev.play("A D" + " 9 9 9 9 B" * 7 + " 9 9 9 9")  # 8 x 9999 would be 79992
     assert dev.errors == []
     # six full addends fit (59994); of the last two only 999 each (a fourth 9 was refused)
-    assert dev.screen()[2].split()[1].endswith("+999")
+    assert dev.app.screen.entry[1].endswith("+999+999") and dev.screen()[2].split()[1] == "61992"  # the sum
     assert dev.screen()[-1] == "Anna +%d" % (6 * 9999 + 999 + 999)
+
+
+def test_game_over_shows_the_moment_the_deciding_round_is_saved_and_after_a_power_cut():
+    dev = device()
+    new_game(dev, target="A")  # 200: the first round ends it
+    dev.play("A D 1 0 0 D 1 0 0 # #")
+    assert dev.screen()[0] == "Spielende" and dev.screen()[2].strip() == "Anna"
+    dev = power_cut(dev)  # before the table saw it: it comes back
+    assert dev.screen()[0] == "Spielende" and dev.screen()[2].strip() == "Anna"
+    dev.play("#")  # seen: home, and it stays seen
+    assert dev.screen()[1] == "►1 Neues Spiel"
+    dev = power_cut(dev)
+    assert dev.screen()[1] == "►1 Neues Spiel" and dev.app.session.game is None
+    assert dev.errors == []
+
+
+def test_ending_a_game_early_shows_game_over_at_once():
+    dev = device()
+    worked_example(dev)
+    dev.play("# # B C # #")  # rounds, last entry "Spiel beenden?", yes
+    assert dev.screen()[0] == "Spielende" and dev.screen()[2].strip() == "Anna"
+    dev.play("*")  # back to the final standings
+    dev.play("A")  # nothing to undo in an ended game: said in German, not the core's English
+    assert dev.screen()[-1] == "Spiel beendet"
+    assert dev.errors == []
+
+
+def test_a_refused_edit_is_said_in_the_tables_language():
+    dev = device()
+    new_game(dev, target="A")  # 200
+    dev.play("A D 5 0 D 5 0 # #")  # round 1: Anna 100
+    dev.play("# A D 5 0 D 5 0 # #")  # round 2: Anna 200, over
+    dev.play("* B D #")  # the final standings, the rounds, edit round 1
+    dev.play("D 1 5 0 # # #")  # Ben held 150: the game would have ended a round earlier
+    assert dev.screen()[-1] == "Ändert Spielende"
+    dev.app.set_language("en")
+    dev.play("#")
+    assert dev.screen()[-1] == "Changes the end"
+    assert dev.app.session.game.totals()[0] == ("Anna", 200)
+    assert dev.errors == []
+
+
+def test_typing_on_a_filled_hand_replaces_it():
+    dev = device()
+    worked_example(dev)
+    dev.play("C 5 3")  # back on Ben's 36: the first digit starts afresh
+    assert dev.screen()[2].split()[:2] == ["►Ben", "53"]
+    dev.play("6")  # the next digits add to it
+    assert dev.screen()[2].split()[:2] == ["►Ben", "536"]
+    dev.play("D B 4")  # the + key keeps what is there: Cleo's 50+3 gets another part
+    assert dev.screen()[3].split()[:2] == ["►Cleo", "=57"]
+    assert dev.errors == []
+
+
+def test_the_check_scrolls_through_ten_seats_with_its_place_shown():
+    dev = device()
+    names = ("Anna", "Ben", "Cleo", "Dirk", "Emil", "Fritz", "Gabi", "Hans", "Ida", "Jo")
+    dev.app.session.start(names, "penalty", 500)
+    dev.app.show_game()
+    dev.play("#")
+    dev.play(" D ".join(["1 %d" % s for s in range(10)]) + " #")
+    assert dev.screen()[0] == "Prüfen R1   1/10"  # the place of the cursor
+    assert dev.screen()[1].split() == ["►Anna", "+10", "10"]
+    dev.play("D " * 9)
+    screen = dev.screen()
+    assert screen[0] == "Prüfen R1  10/10" and screen[6].split() == ["►Jo", "+19", "19"]
+    dev.play("#")
+    assert dev.app.session.game.total(0) == 10 and dev.app.session.game.total(9) == 19
+    assert dev.errors == []

@@ -3,7 +3,7 @@
 from uisim import device, new_game, power_cut
 
 WORKED = "A D 3 6 D 5 0 B 3 # #"  # Anna Sieger, Ben 36, Cleo 50+3: saved, Anna +89
-HISTORY = "C C C #"  # from a fresh home menu (cursor on the first entry)
+HISTORY = "3"  # from the home menu: its entries keep their digits
 
 
 def home(dev):
@@ -46,19 +46,28 @@ def body(dev):
     return dev.screen()[1:-1]
 
 
+def chosen(dev):
+    """The number of the game under the cursor: its rows are the date row (with ►) and "#n ..." below."""
+    screen = dev.screen()
+    for row in range(1, len(screen) - 2):
+        if screen[row].startswith("►"):
+            return int(screen[row + 1].split()[0][1:])
+    return None
+
+
 def test_the_list_shows_a_finished_and_a_running_game_newest_first():
     dev = device()
     finished_and_running(dev)
     history(dev)
     screen = dev.screen()
-    assert screen[0].split() == ["Verlauf", "2"]
-    assert screen[1] == "►#2    AnBeCl  >"
-    assert screen[2] == " #1    AnBeCl  ="
-    assert screen[-1] == "läuft gerade R1"
+    assert screen[0] == "Verlauf"
+    # two rows a game: the date (none: the clock was never set) and the rounds; number, players, mark
+    assert screen[1:5] == ["►ohne Datum   R1", " #2 An Be Cl   >", " ohne Datum   R1", " #1 An Be Cl   ="]
+    assert screen[-1] == "läuft gerade"
     dev.play("D")
-    assert dev.screen()[2].startswith("►#1") and dev.screen()[-1] == "fertig R1"
+    assert chosen(dev) == 1 and dev.screen()[-1] == "fertig"
     dev.play("CCW")  # the rotary scrolls too
-    assert dev.screen()[1].startswith("►#2")
+    assert chosen(dev) == 2
     assert dev.errors == []
 
 
@@ -85,7 +94,7 @@ def test_a_game_shows_its_totals_winner_and_the_worked_example_round():
     dev.play("D D D")  # row by row
     assert dev.screen()[1].split() == ["Sieger", "Anna"]
     dev.play("*")
-    assert dev.screen()[2].startswith("►#1")
+    assert chosen(dev) == 1
     assert dev.errors == []
 
 
@@ -94,7 +103,7 @@ def test_the_dates_show_once_the_clock_is_set():
     dev.clock.set_time(1741780800)  # 2025-03-12 12:00 UTC
     played(dev)
     history(dev)
-    assert dev.screen()[1] == "►12.03 AnBeCl  >"
+    assert dev.screen()[1:3] == ["►12.03        R1", " #1 An Be Cl   >"]
     dev.play("#")
     assert dev.screen()[0] == "#1    12.03.2025"
 
@@ -125,15 +134,16 @@ def test_a_long_list_scrolls():
     for n in range(9):
         played(dev, ("P%d" % n, "Q", "R"))
     history(dev)
-    assert dev.screen()[1].startswith("►#9 ")
+    assert chosen(dev) == 9 and dev.screen()[0] == "Verlauf      1/9"
     dev.play("D " * 7)
     screen = dev.screen()
-    assert screen[6].startswith("►#2 ") and screen[1].startswith(" #7 ")
+    assert chosen(dev) == 2 and screen[5].startswith("►") and screen[2].startswith(" #4 ")
+    assert screen[0] == "Verlauf      8/9"
     dev.play("D D")  # wraps to the top
-    assert dev.screen()[1].startswith("►#9 ")
+    assert chosen(dev) == 9
     # every game but the running one was put away unfinished
     dev.play("D")
-    assert dev.screen()[-1] == "unterbrochen R1"
+    assert dev.screen()[-1] == "unterbrochen"
 
 
 def test_continue_an_older_unfinished_game():
@@ -144,7 +154,7 @@ def test_continue_an_older_unfinished_game():
     new_game(dev)  # game 2 starts: game 1 is put away unfinished
     dev.play("*")
     history(dev)
-    assert dev.screen()[1].endswith(">") and dev.screen()[2].endswith("-")
+    assert dev.screen()[2].endswith(">") and dev.screen()[4].endswith("-")
     dev.play("D # #")  # game 1, its menu
     assert dev.screen()[1] == "►Weiterspielen"
     dev.play("#")
@@ -157,8 +167,8 @@ def test_continue_an_older_unfinished_game():
     screen = dev.screen()
     assert screen[0].startswith("Stand R2") and screen[1].split()[:2] == ["Anna", "119"]
     history(dev)
-    assert dev.screen()[1].startswith("►#2") and dev.screen()[1].endswith("-")
-    assert dev.screen()[2].endswith(">")
+    assert chosen(dev) == 2 and dev.screen()[2].endswith("-")
+    assert dev.screen()[4].endswith(">")
     assert dev.errors == []
 
 
@@ -191,14 +201,14 @@ def test_deleting_asks_first_warns_and_stays_deleted_after_a_reboot():
     assert dev.app.store.history() == [2, 1]
     dev.play("# # #")  # yes
     screen = dev.screen()
-    assert screen[0].split() == ["Verlauf", "1"]
-    assert screen[1].startswith("►#2") and screen[2] == ""
+    assert screen[0] == "Verlauf"
+    assert chosen(dev) == 2 and screen[3] == ""
     assert screen[-1] == "Gelöscht"
     assert dev.app.store.history() == [2]
     dev = power_cut(dev)
     assert dev.app.store.history() == [2]
     history(dev)
-    assert dev.screen()[1].startswith("►#2") and dev.screen()[2] == ""
+    assert chosen(dev) == 2 and dev.screen()[3] == ""
     assert dev.errors == []
 
 
@@ -213,10 +223,10 @@ def test_deleting_the_running_game_warns_and_ends_it():
     assert dev.screen()[1] == " Keine Spiele"
     assert dev.app.session.game is None
     dev.play("*")
-    assert "Weiterspielen" not in "\n".join(dev.screen())
+    assert dev.screen()[2] == " 2 (kein Spiel)"
     dev = power_cut(dev)
     assert dev.app.store.history() == [] and dev.app.session.game is None
-    assert dev.screen()[1] == "►Neues Spiel"
+    assert dev.screen()[1] == "►1 Neues Spiel"
 
 
 def test_deleting_a_continued_game_gives_the_table_back_to_the_running_one():
@@ -229,10 +239,10 @@ def test_deleting_a_continued_game_gives_the_table_back_to_the_running_one():
     dev.play("*")
     history(dev)
     dev.play("D # # D # #")  # delete game 1
-    assert dev.screen()[1].startswith("►#2") and dev.screen()[2] == ""
+    assert chosen(dev) == 2 and dev.screen()[3] == ""
     assert dev.app.session.game_id == 2
     dev.play("*")
-    assert dev.screen()[2] == " Weiterspielen"
+    assert dev.screen()[2] == " 2 Weiterspielen"
     dev.play("2")
     assert dev.screen()[1].split()[0] == "Dora"
     assert dev.errors == []
@@ -244,9 +254,9 @@ def test_an_exported_game_is_marked_and_deleted_without_a_warning():
     played(dev)
     dev.app.store.mark_exported([1])
     history(dev)
-    assert dev.screen()[2].endswith("^")
+    assert dev.screen()[4].endswith("^")
     dev.play("D")
-    assert dev.screen()[-1] == "exportiert R1"
+    assert dev.screen()[-1] == "exportiert"
     dev.play("#")
     assert dev.screen()[2].split() == ["unterbrochen", "R1"] and dev.screen()[3] == "exportiert"
     dev.play("# D #")  # menu: continue, delete
@@ -268,8 +278,8 @@ def test_damaged_and_unreadable_games_are_listed_never_hidden():
     assert dev.screen()[-1] == "Spiel unlesbar"  # said at boot
     history(dev)
     screen = dev.screen()
-    assert screen[0].split() == ["Verlauf", "4"]
-    assert screen[1] == "►#4    ?       !"
+    assert screen[0] == "Verlauf      1/4"
+    assert screen[1:3] == ["►ohne Datum", " #4 ?          !"]
     assert screen[-1] == "unlesbar"
     dev.play("#")
     assert dev.screen()[1] == "Spiel unlesbar"
@@ -287,7 +297,8 @@ def test_damaged_and_unreadable_games_are_listed_never_hidden():
     dev.app.store.disk.remove("index")
     dev = power_cut(dev)
     history(dev)
-    assert dev.screen()[4] == " #1    ?       !"
+    assert dev.screen()[0] == "Verlauf      1/4" and dev.play("D D D") is None
+    assert dev.screen()[5:7] == ["►ohne Datum", " #1 ?          !"]
     assert dev.errors == []
 
 

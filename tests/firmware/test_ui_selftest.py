@@ -10,7 +10,7 @@ from ui.texts_en import TEXTS as EN
 from uisim import PROFILE, device, new_game, power_cut, text
 from sim.device import Device
 
-SELFTEST = "C C # C #"  # from a fresh home menu: settings, up to the last entry, open it
+SELFTEST = "4 C #"  # from the home menu: settings, up to the last entry, open it
 GRID = ["1 2 3 A", "4 5 6 B", "7 8 9 C", "* 0 # D"]
 EMPTY = "· · · ·"
 
@@ -121,7 +121,7 @@ def test_the_flash_check_fails_cleanly_on_a_dead_flash():
     new_game(dev)
     dev.play("A D 3 6 D 5 0 B 3 # #")
     dev.app.home()
-    dev.play("wait:10 C C # C")
+    dev.play("wait:10 4 C")
     dev.flash.cut_at = dev.flash.ops  # the chip dies at its next write
     dev.play("#")
     assert dev.screen()[0].startswith("Selbsttest")
@@ -165,7 +165,7 @@ def test_a_full_flash_is_not_written_for_a_test():
 
 def test_in_english():
     dev = device()
-    dev.play("C C # #")  # language -> English
+    dev.play("4 #")  # settings: language -> English
     open_selftest(dev)
     screen = dev.screen()
     assert screen[0] == "Self-test   0/19" and screen[3].split()[-2:] == ["Push", "0"]

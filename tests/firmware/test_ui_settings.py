@@ -7,8 +7,8 @@ from uisim import device, power_cut
 from ui.texts_de import TEXTS as DE
 from ui.texts_en import TEXTS as EN
 
-SETTINGS = "C C #"  # from a fresh home menu
-ABOUT = "C #"
+SETTINGS = "4"  # from the home menu: its entries keep their digits
+ABOUT = "6"
 
 
 def fresh_home(dev):
@@ -29,7 +29,7 @@ def test_settings_show_the_current_values():
     assert screen[1] == "Sprache/Language" and screen[2].strip() == "Deutsch"
     assert screen[3] == "Display aus nach" and screen[4].strip() == "1 min"
     assert screen[5] == "Kontrast" and screen[6].strip() == "normal"
-    assert screen[7] == "#=ändern *=zur."
+    assert screen[7] == "#+ B- *=zurück"  # # and A the next value, B the previous
 
 
 def test_language_switch_applies_at_once_and_survives_a_reboot():
@@ -40,16 +40,27 @@ def test_language_switch_applies_at_once_and_survives_a_reboot():
     assert screen[0] == "Settings" and screen[2].strip() == "English"
     assert screen[-1] == "Saved"
     dev.play("*")
-    assert dev.screen()[1:5] == [" New game", " History", "►Settings", " About"]
+    assert dev.screen()[1:7] == [" 1 New game", " 2 (no game)", " 3 History", "►4 Settings", " 5 Rules", " 6 About"]
     assert dev.app.store.settings["lang"] == "en"
     dev = power_cut(dev)
-    assert dev.screen()[1] == "►New game"
+    assert dev.screen()[1] == "►1 New game"
     settings(dev)
     dev.play("B")  # and back
     assert dev.screen()[0] == "Einstellungen"
     dev = power_cut(dev)
-    assert dev.screen()[1] == "►Neues Spiel"
+    assert dev.screen()[1] == "►1 Neues Spiel"
     assert dev.errors == []
+
+
+def test_b_takes_the_previous_value_of_every_setting():
+    dev = device()
+    settings(dev)
+    dev.play("D B")  # display sleep: 1 min -> 30 s
+    assert dev.screen()[4].strip() == "30 s" and dev.app.settings["sleep"] == 30
+    dev.play("B B")  # -> never -> 5 min: round the other way
+    assert dev.app.settings["sleep"] == 300
+    dev.play("#")  # and forward again
+    assert dev.app.settings["sleep"] == 0
 
 
 def test_sleep_setting_applies_and_survives_a_reboot():
@@ -108,9 +119,9 @@ def test_a_failed_save_says_so_and_the_change_holds_until_restart():
     dev.play("wait:3000")
     assert dev.screen()[-1] == "Only till reboot"
     dev.play("D")  # the note goes with the next key
-    assert dev.screen()[-1] == "#=change *=back"
+    assert dev.screen()[-1] == "#+ B- *=back"
     dev = power_cut(dev)
-    assert dev.screen()[1] == "►Neues Spiel"
+    assert dev.screen()[1] == "►1 Neues Spiel"
 
 
 def test_about_shows_version_display_flash_games_and_ram():

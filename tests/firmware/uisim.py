@@ -33,6 +33,8 @@ def new_game(dev, names=(ANNA, BEN, CLEO), variant_presses=0, target=""):
         dev.play(ADD_NAME + " " + name)
     # the cursor is on "+ add player" (or on "start" once ten seats are set)
     dev.play("D #")
+    if type(dev.app.screen).__name__ == "Confirm":  # "pause the running game?": yes
+        dev.play("#")
 
 
 def text(dev):

@@ -73,8 +73,8 @@ def evening_keys():
     # edit round 299 (rounds list, newest first): the first seat's hand 5, through the seats, save
     steps.append(("B D # * * 5 " + "# " * 10 + "#", lambda text: text[0].startswith("Stand R%d" % ROUNDS)))
     steps.append(("A #", lambda text: text[0].startswith("Stand R%d" % (ROUNDS - 1))))  # undo round 300
-    # end the game (the rounds list's last entry, confirmed); # on the standings shows game over
-    steps.append(("B C # # #", lambda text: text[0].strip() == "Spielende"))
+    # end the game (the rounds list's last entry, confirmed): game over shows at once
+    steps.append(("B C # #", lambda text: text[0].strip() == "Spielende"))
     steps.append(("# 1 D D # D # # D # # D # D #", lambda text: text[0].startswith("R1")))  # game two, from the roster
     steps.append(("A D 3 6 D 5 0 # #", lambda text: text[0].startswith("Stand R1")))
     steps.append(("# 1 0 D A D 2 0 # #", lambda text: text[0].startswith("Stand R2")))
@@ -240,7 +240,7 @@ class Scenarios:
 GAME_KEYS = ("1 D A D # # 2 6 6 wait:1200 6 6 2 # # # 2 2 3 3 6 6 # # # 2 2 2 5 5 5 3 3 6 6 6 # D # "
              "A D 3 6 D 5 0 B 3 # #")
 # From the standings: home, settings, WLAN, network name, password, the server's address.
-WLAN = "* C C # C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # 4 3 3 4 4 wait:1200 3 3 4 4 4 6 # %s #"
+WLAN = "* 4 C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # 4 3 3 4 4 wait:1200 3 3 4 4 4 6 # %s #"
 
 
 def _play(dev, keys):

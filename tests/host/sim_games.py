@@ -55,7 +55,8 @@ def script(games):
             lines.append("# " + ("# " + name if g == 0 else name))
         lines.append("D #")
         for r, (winner, hands) in enumerate(rounds):
-            lines.append(_round_keys(g, r, winner, hands) + " # # #")
+            # check, save, and (but after the deciding round, which shows game over itself) the next round
+            lines.append(_round_keys(g, r, winner, hands) + (" # #" if r == len(rounds) - 1 else " # # #"))
         lines.append("#")  # game over -> home
     return "\n".join(lines) + "\n"
 

@@ -49,7 +49,7 @@ def test_the_real_firmware_sleeps_and_a_key_brings_the_game_back(tmp_path):
     device = SimDevice(command, log=(tmp_path / "log.txt").open("w"))
     try:
         device.start()
-        play(device, "C C # D D D B *")  # settings: deep sleep after 10 min (the shortest), home
+        play(device, "4 D D D B *")  # settings: deep sleep after 10 min (the shortest), home
         play(device, WORKED_EXAMPLE + " # #")  # Anna 89, saved
         before = device.snap()
         assert before.text[1].split()[:2] == ["Anna", "89"]

@@ -29,7 +29,7 @@ from tafel_host.sim_serial import SimSerial
 
 TRIAL_WDT_MS = 2500  # the device's 60 s, shortened: a start under load must still feed in time
 CONFIRM_MS = 3000  # update/health.py's 20 s of main loop, shortened
-ROLLED = "Update zurückgen"  # the old version's note, "Update zurückgenommen", as the 16 columns show it
+ROLLED = "Update verworfen"  # the old version's note after a rollback
 N, GOOD = "0.8.0", "0.10.0"
 WORKERS = 4  # cases at a time: each mostly waits for its watchdog in real time (2 cores here)
 
@@ -212,7 +212,7 @@ def boot_files(flash):
 def fetch_over_wifi(live, server_port):
     # Settings > WLAN (any network, the server's address), then Settings > Update and # to fetch.
     address = " ".join("127A0A0A1B%d" % server_port)
-    live.play("* C C # C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # # %s # D # wait:500 #" % address)
+    live.play("* 4 C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # # %s # D # wait:500 #" % address)
 
 
 def rolls_back(s, case, transport, runtime="auto", played=None):

@@ -22,9 +22,9 @@ from tafel_host.sim import DEFAULT_BOARD, auto_command, find_board, find_run_py
 from tafel_host.sim_device import SimDevice
 
 # From the standings after GAME: home, settings, WLAN (up three, round), network, password, server.
-WLAN = "* C C # C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # 4 3 3 4 4 wait:1200 3 3 4 4 4 6 # %s #"
+WLAN = "* 4 C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # 4 3 3 4 4 wait:1200 3 3 4 4 4 6 # %s #"
 UPDATE = "D # wait:500"  # from WLAN: the offer on the screen
-SETTINGS = "C C # C C C"  # from a fresh home after a restart: settings, on WLAN
+SETTINGS = "4 C C C"  # from home after a restart: settings, on WLAN
 
 
 def address(port):
