@@ -63,12 +63,15 @@ deploy: $(STAMP)
 		$(if $(BUNDLE),--bundle $(BUNDLE)) $(if $(ERASE),--erase)
 
 # The README's screenshots, from the key script docs/screens.txt on a fresh flash image:
-# docs/screens on the default board (OLED, 4x), docs/screens-colour on the colour board (LCD, 2x).
+# docs/screens on the default board (OLED, 4x), docs/screens-colour on the colour board (LCD, 2x),
+# docs/screens-large on the 320x240 board (ILI9341, 1x).
 screenshots: $(STAMP)
-	@rm -rf docs/screens docs/screens-colour; img=$$(mktemp -u /tmp/tafel-shots.XXXXXX); \
+	@rm -rf docs/screens docs/screens-colour docs/screens-large; img=$$(mktemp -u /tmp/tafel-shots.XXXXXX); \
 	$(VENV)/bin/tafel sim --script docs/screens.txt --out docs/screens --flash $$img \
 	&& rm -f $$img && $(VENV)/bin/tafel sim --board lilygo-tdisplay-st7789 --script docs/screens.txt \
-		--out docs/screens-colour --flash $$img; \
+		--out docs/screens-colour --flash $$img \
+	&& rm -f $$img && $(VENV)/bin/tafel sim --board esp32-devkitc-ili9341 --script docs/screens.txt \
+		--out docs/screens-large --flash $$img; \
 	status=$$?; rm -f $$img; exit $$status
 
 # Each board's wiring table, wiring diagram and parts list, from its profile (hardware/<board>/; committed).

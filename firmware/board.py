@@ -63,7 +63,17 @@ def _display(spec, hw):
         return SSD1306_I2C(spec["width"], spec["height"], _i2c(spec["i2c"], hw),
                            spec.get("address", 0x3C), spec.get("external_vcc", False))
     if driver == "st7789" and bus == "spi":
-        return _st7789_spi(spec, hw)
+        from drivers.st7789 import ST7789_SPI
+
+        return ST7789_SPI(spec["width"], spec["height"], *_lcd_spi(spec, hw),
+                          invert_colours=spec.get("invert_colours", True), **_lcd_options(spec, hw))
+    if driver == "ili9341" and bus == "spi":
+        from drivers.ili9341 import ILI9341_SPI
+
+        return ILI9341_SPI(spec["width"], spec["height"], *_lcd_spi(spec, hw),
+                           invert_colours=spec.get("invert_colours", False), bgr=spec.get("bgr", True),
+                           pixel_scale=spec.get("pixel_scale", 1), text_scale=spec.get("text_scale", 1),
+                           **_lcd_options(spec, hw))
     raise ValueError("no driver for display %r on %r" % (driver, bus))
 
 
@@ -80,9 +90,8 @@ def _spi(bus, hw):
                   miso=None if miso is None else Pin(miso))
 
 
-def _st7789_spi(spec, hw):
-    from drivers.st7789 import ST7789_SPI
-
+def _lcd_spi(spec, hw):
+    # An SPI colour LCD's bus and lines: (spi, dc, cs, rst), each line None where the board has none.
     Pin = hw.Pin
 
     def out(key, level):
@@ -90,17 +99,21 @@ def _st7789_spi(spec, hw):
         return None if n is None else Pin(n, Pin.OUT, value=level)
 
     dc, cs, rst = out("dc", 0), out("cs", 1), out("rst", 1)
+    return _spi(spec["spi"], hw), dc, cs, rst
+
+
+def _lcd_options(spec, hw):
+    # What every colour LCD driver takes beside its bus (drivers/lcd565.py).
+    Pin = hw.Pin
     backlight = spec.get("backlight")
     if backlight is not None:
         if hasattr(hw, "PWM"):
             backlight = hw.PWM(Pin(backlight, Pin.OUT, value=0), freq=spec.get("backlight_freq", 1000), duty_u16=0)
         else:
             backlight = Pin(backlight, Pin.OUT, value=0)
-    return ST7789_SPI(spec["width"], spec["height"], _spi(spec["spi"], hw), dc, cs, rst,
-                      rotation=spec.get("rotation", 0), x_offset=spec.get("x_offset", 0),
-                      y_offset=spec.get("y_offset", 0), palette=spec.get("palette"),
-                      invert_colours=spec.get("invert_colours", True), backlight=backlight,
-                      sleep_ms=getattr(hw, "sleep_ms", None))
+    return {"rotation": spec.get("rotation", 0), "x_offset": spec.get("x_offset", 0),
+            "y_offset": spec.get("y_offset", 0), "palette": spec.get("palette"), "backlight": backlight,
+            "sleep_ms": getattr(hw, "sleep_ms", None)}
 
 
 def _keypad(spec, hw):

@@ -34,7 +34,7 @@ BUS_COLOURS = {"scl": "yellow", "sda": "green", "sck": "yellow", "mosi": "green"
                "cs": "orange", "dc": "white", "rst": "grey", "backlight": "purple"}
 RIBBON = ("brown", "red", "orange", "yellow", "green", "blue", "purple", "grey")
 ENCODER_COLOURS = {"a": "white", "b": "grey", "button": "blue"}
-DRIVER_TITLES = {"ssd1306": "SSD1306 OLED", "st7789": "ST7789 colour LCD"}
+DRIVER_TITLES = {"ssd1306": "SSD1306 OLED", "st7789": "ST7789 colour LCD", "ili9341": "ILI9341 colour LCD"}
 
 
 def repo_root():

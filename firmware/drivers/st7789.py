@@ -38,26 +38,15 @@
 # little-endian, so the palettes hold them byte-swapped. contrast() is the
 # backlight (PWM duty when the board gives a PWM object, else on/off);
 # poweroff()/poweron() are the controller's sleep (SLPIN/SLPOUT) with the
-# backlight. The bus variants differ only in write_cmd(buf) (a command byte)
-# and write_data(buf) (its parameters or pixels).
+# backlight. Commands, palettes, backlight, sleep and the SPI bus are shared
+# with the ILI9341 driver: drivers/lcd565.py.
 import framebuf
 from tafel.compat import const
 
-_SWRESET = const(0x01)
-_SLPIN = const(0x10)
-_SLPOUT = const(0x11)
-_NORON = const(0x13)
-_INVOFF = const(0x20)
-_INVON = const(0x21)
-_DISPOFF = const(0x28)
-_DISPON = const(0x29)
-_CASET = const(0x2A)
-_RASET = const(0x2B)
-_RAMWR = const(0x2C)
-_MADCTL = const(0x36)
-_COLMOD = const(0x3A)
+from drivers.lcd565 import (COLMOD, COLMOD_16BIT, DISPON, INVOFF, INVON, MADCTL as _MADCTL, NORON, SLPOUT, Lcd565,
+                            spi_bus, spi_reset, spi_write_cmd, spi_write_data)
+from drivers.lcd565 import rgb565, swap16  # noqa: F401  (this module's API before the split)
 
-_COLMOD_16BIT = const(0x55)  # 65K colours, 16 bits a pixel (RGB565)
 # MADCTL per rotation (quarter turns clockwise from the panel's portrait):
 # MY 0x80, MX 0x40, MV 0x20 (row/column exchange); RGB order.
 MADCTL = (0x00, 0x60, 0xC0, 0xA0)
@@ -72,16 +61,7 @@ _INVERTED = const(0x03)  # rows 0 and 1 of a cell's column 0: lit only in invert
 _NARROW_ORDER = (0, 7, 1, 6, 2, 5, 3, 4)
 
 
-def swap16(colour):
-    """RGB565 as framebuf must store it so the bytes go out big-endian."""
-    return (colour & 0xFF) << 8 | colour >> 8
-
-
-def rgb565(r, g, b):
-    return (r & 0xF8) << 8 | (g & 0xFC) << 3 | b >> 3
-
-
-class ST7789(framebuf.FrameBuffer):
+class ST7789(Lcd565):
     def __init__(self, width, height, rotation=1, x_offset=0, y_offset=0, palette=None,
                  invert_colours=True, backlight=None, sleep_ms=None):
         if not (LOGICAL_W <= width <= 2 * LOGICAL_W and 2 * LOGICAL_H <= height):
@@ -89,24 +69,10 @@ class ST7789(framebuf.FrameBuffer):
         self.width = LOGICAL_W  # what the canvas sees: the logical display
         self.height = LOGICAL_H
         self.pages = _PAGES
-        self.panel_width = width
-        self.panel_height = height
-        self.rotation = rotation & 3
-        self.x_offset = x_offset
-        self.y_offset = y_offset
-        self.invert_colours = invert_colours  # IPS panels show true colours only with INVON
-        self.backlight = backlight  # a PWM (duty_u16) or a Pin, or None
-        self._pwm = hasattr(backlight, "duty_u16")
-        if sleep_ms is None:
-            import time
-
-            sleep_ms = time.sleep_ms
-        self.sleep_ms = sleep_ms
-        self.level = 255  # contrast, i.e. backlight brightness
-        self.asleep = True
-
+        self._all_pages = 0xFF
         self.buffer = bytearray(LOGICAL_W * LOGICAL_H // 8)
         super().__init__(self.buffer, LOGICAL_W, LOGICAL_H, framebuf.MONO_VLSB)
+        self.setup(width, height, rotation, x_offset, y_offset, palette, invert_colours, backlight, sleep_ms)
         whole = memoryview(self.buffer)
         self._page = [whole[p * LOGICAL_W:(p + 1) * LOGICAL_W] for p in range(_PAGES)]
 
@@ -140,122 +106,26 @@ class ST7789(framebuf.FrameBuffer):
         self._maskbuf = bytearray(width)
         self._mask = framebuf.FrameBuffer(self._maskbuf, width, 8, framebuf.MONO_VLSB)
         self._cell_w = cell
-        self._normal = framebuf.FrameBuffer(bytearray(4), 2, 1, framebuf.RGB565)
-        self._accent = framebuf.FrameBuffer(bytearray(4), 2, 1, framebuf.RGB565)
-        self.set_palette(palette or {})
-
-        # Command buffers, made once.
-        self._op = bytearray(1)
-        self._arg = bytearray(1)
-        self._caset = bytearray(4)
-        self._raset = bytearray(4)
-        _put16(self._caset, x_offset, x_offset + width - 1)
+        self._strip_rows = _STRIP
         self.init_display()
 
     # ---- set-up -------------------------------------------------------------------
-    def set_palette(self, palette):
-        """fg, bg, accent as RGB565 integers; takes effect with the next show()."""
-        self.fg = palette.get("fg", 0xFFFF)
-        self.bg = palette.get("bg", 0x0000)
-        self.accent = palette.get("accent", 0xFE40)
-        self._normal.pixel(0, 0, swap16(self.bg))
-        self._normal.pixel(1, 0, swap16(self.fg))
-        self._accent.pixel(0, 0, swap16(self.bg))  # inverted cells: text in the background colour
-        self._accent.pixel(1, 0, swap16(self.accent))  # on the accent colour
-        self._key = swap16(self.bg)  # the mask's blit leaves the background alone
-
     def init_display(self):
         self.reset()
-        self._cmd(_SLPOUT)
+        self._cmd(SLPOUT)
         self.sleep_ms(120)  # the panel's supply settles; SLPIN is refused before that
-        self._cmd1(_COLMOD, _COLMOD_16BIT)
+        self._cmd1(COLMOD, COLMOD_16BIT)
         self._cmd1(_MADCTL, MADCTL[self.rotation])
-        self._cmd(_INVON if self.invert_colours else _INVOFF)
-        self._cmd(_NORON)
+        self._cmd(INVON if self.invert_colours else INVOFF)
+        self._cmd(NORON)
         self.fill(0)
         self._clear_panel()  # the controller's RAM powers up with noise
         self.show()
-        self._cmd(_DISPON)
+        self._cmd(DISPON)
         self.asleep = False
         self._backlight(self.level)
-
-    def reset(self):
-        """A software reset; the bus variants do a hardware reset when they have the pin."""
-        self._cmd(_SWRESET)
-        self.sleep_ms(120)
-
-    def _clear_panel(self):
-        self._strip.fill(swap16(self.bg))
-        w, h = self.panel_width, self.panel_height
-        self._window(0, h - 1)
-        rows = h
-        while rows >= _STRIP:
-            self.write_data(self._stripbuf)
-            rows -= _STRIP
-        if rows:
-            self.write_data(memoryview(self._stripbuf)[:rows * w * 2])
-
-    # ---- commands -----------------------------------------------------------------
-    def _cmd(self, op):
-        self._op[0] = op
-        self.write_cmd(self._op)
-
-    def _cmd1(self, op, arg):
-        self._op[0] = op
-        self.write_cmd(self._op)
-        self._arg[0] = arg
-        self.write_data(self._arg)
-
-    def _window(self, first, last):
-        """Address window: the full panel width, panel rows first..last (picture coordinates); then RAMWR."""
-        self._op[0] = _CASET
-        self.write_cmd(self._op)
-        self.write_data(self._caset)
-        y = self.y_offset
-        _put16(self._raset, y + first, y + last)
-        self._op[0] = _RASET
-        self.write_cmd(self._op)
-        self.write_data(self._raset)
-        self._op[0] = _RAMWR
-        self.write_cmd(self._op)
-
-    def _backlight(self, level):
-        bl = self.backlight
-        if bl is None:
-            return
-        if self._pwm:
-            bl.duty_u16(level * 257)
-        else:
-            bl(1 if level else 0)
-
-    def poweroff(self):
-        """Glass dark: backlight off and the controller asleep; its RAM and the framebuffer are kept."""
-        self._backlight(0)
-        self._cmd(_SLPIN)
-        self.asleep = True
-        self.sleep_ms(5)  # no command for 5 ms after SLPIN
-
-    def poweron(self):
-        self._cmd(_SLPOUT)
-        self.sleep_ms(5)  # no command for 5 ms after SLPOUT
-        self.asleep = False
-        self._backlight(self.level)
-
-    def contrast(self, value):
-        """0-255: the backlight's brightness (off/on only without PWM)."""
-        self.level = value
-        if not self.asleep:
-            self._backlight(value)
-
-    def invert(self, on):
-        # The IPS glass inverts by itself: INVON is its normal state.
-        self._cmd(_INVOFF if on == self.invert_colours else _INVON)
 
     # ---- drawing ------------------------------------------------------------------
-    def show(self):
-        """Send the whole picture."""
-        self.show_pages(0xFF)
-
     def show_pages(self, mask):
         """Send only the pages whose bit is set in mask (bit p: rows 8p..8p+7 of the 128x64 picture).
 
@@ -315,48 +185,13 @@ class ST7789(framebuf.FrameBuffer):
         self.write_data(self._stripbuf)
 
 
-def _put16(buf, a, b):
-    buf[0] = a >> 8
-    buf[1] = a & 0xFF
-    buf[2] = b >> 8
-    buf[3] = b & 0xFF
-
-
 class ST7789_SPI(ST7789):
-    """On a 4-wire SPI bus: DC low for a command byte, high for its parameters and pixels; CS low around each."""
+    """On a 4-wire SPI bus (drivers/lcd565.py): DC low for a command byte, high for its parameters and pixels."""
 
     def __init__(self, width, height, spi, dc, cs=None, rst=None, **options):
-        self.spi = spi
-        self.dc = dc
-        self.cs = cs
-        self.rst = rst
+        spi_bus(self, spi, dc, cs, rst)
         super().__init__(width, height, **options)
 
-    def reset(self):
-        if self.rst is None:
-            ST7789.reset(self)
-            return
-        self.rst(1)
-        self.sleep_ms(1)
-        self.rst(0)  # at least 10 us low
-        self.sleep_ms(1)
-        self.rst(1)
-        self.sleep_ms(120)  # reset done; SLPOUT is refused for 120 ms
-
-    def write_cmd(self, buf):
-        cs = self.cs
-        self.dc(0)
-        if cs is not None:
-            cs(0)
-        self.spi.write(buf)
-        if cs is not None:
-            cs(1)
-
-    def write_data(self, buf):
-        cs = self.cs
-        self.dc(1)
-        if cs is not None:
-            cs(0)
-        self.spi.write(buf)
-        if cs is not None:
-            cs(1)
+    reset = spi_reset
+    write_cmd = spi_write_cmd
+    write_data = spi_write_data

@@ -300,6 +300,10 @@ def from_profile(profile, strict=True):
         m.attach_i2c(m.display, d.get("address", 0x3C), d["i2c"]["scl"], d["i2c"]["sda"])
     elif d["driver"] == "st7789" and d["bus"] == "spi":
         _st7789(m, d, strict)
+    elif d["driver"] == "ili9341" and d["bus"] == "spi":
+        from sim.ili9341_chip import ILI9341Chip
+
+        _st7789(m, d, strict, ILI9341Chip)
     else:
         raise ValueError("the simulator has no %r on %r" % (d["driver"], d["bus"]))
     k = profile["keypad"]
@@ -312,10 +316,12 @@ def from_profile(profile, strict=True):
     return m
 
 
-def _st7789(m, d, strict):
-    from sim.st7789_chip import ST7789Chip
-
-    chip = m.display = ST7789Chip(d["width"], d["height"], d.get("rotation", 0), d.get("invert_colours", True),
+def _st7789(m, d, strict, chip_class=None):
+    # An SPI colour LCD: the ST7789, or a controller modelled on it (sim/ili9341_chip.py).
+    if chip_class is None:
+        from sim.st7789_chip import ST7789Chip as chip_class
+    invert = d.get("invert_colours", chip_class.__name__ == "ST7789Chip")
+    chip = m.display = chip_class(d["width"], d["height"], d.get("rotation", 0), invert,
                                   strict, clock=lambda: m.elapsed_ms)
     m.attach_spi(chip, d["spi"]["sck"], d["spi"]["mosi"], d.get("cs"), d["dc"])
     if d.get("rst") is not None:

@@ -74,6 +74,9 @@ _NOISE = _noise(1021)  # repeated over the RAM at power-up (a prime length: no v
 
 class ST7789Chip:
     colour = True  # the simulator's snap says RGB565
+    ARGS = _ARGS  # the commands this controller takes (sim/ili9341_chip.py has its own)
+    MIRROR_X = False  # the glass shows RAM column 0 at its portrait's left edge (True: at the right)
+    PANEL_BGR = False  # the glass's colour order: true colours with MADCTL's BGR bit clear
 
     def __init__(self, width=240, height=135, rotation=1, invert_colours=True, strict=True, clock=None):
         self.width = width  # the glass as the viewer holds the board
@@ -190,7 +193,7 @@ class ST7789Chip:
         now = self.clock()
         if now < self._quiet_until and self.strict:
             raise ChipError("command 0x%02x within 5 ms of a reset or a sleep change" % op)
-        need = _ARGS.get(op)
+        need = self.ARGS.get(op)
         if need is None:
             if self.strict:
                 raise ChipError("unknown command 0x%02x" % op)
@@ -257,6 +260,8 @@ class ST7789Chip:
         r -= self.row0
         if not (0 <= c < self.panel_w and 0 <= r < self.panel_h):
             return -1
+        if self.MIRROR_X:
+            c = self.panel_w - 1 - c
         return (r * self.panel_w + c) * 2
 
     def _step(self):
@@ -264,7 +269,7 @@ class ST7789Chip:
         mad = self.madctl
         if mad & 0x20:
             return -2 * self.panel_w if mad & 0x80 else 2 * self.panel_w
-        return -2 if mad & 0x40 else 2
+        return -2 if bool(mad & 0x40) != self.MIRROR_X else 2
 
     def _pixels(self, buf):
         n = len(buf)
@@ -367,7 +372,7 @@ class ST7789Chip:
         if self.inv_on != self.panel_inverts:  # an IPS panel inverts by itself; INVON undoes it
             for i in range(len(out)):
                 out[i] ^= 0xFF
-        if self.madctl & 0x08:  # BGR: the panel's red and blue swap
+        if bool(self.madctl & 0x08) != self.PANEL_BGR:  # the other order: the panel's red and blue swap
             for i in range(0, len(out), 2):
                 v = out[i] << 8 | out[i + 1]
                 v = (v & 0x1F) << 11 | (v & 0x07E0) | v >> 11

@@ -6,6 +6,7 @@
 # Deleting asks first and says plainly when the game was never exported.
 from ui import history as hi
 from ui.confirm import Confirm
+from ui.names import short_names
 from ui.screen import ListScreen, Screen
 
 HINT_MS = 3000  # the bottom row takes turns: menu keys, then round keys
@@ -27,6 +28,7 @@ class HistoryGame(Screen):
         self.hint_turn = 0
         self.hint_at = app.clock.ticks_ms()
         self.round = None  # the Round last drawn: its seats' rows come one after another
+        self.short = None  # (width, the seats' short names at that width)
 
     def on_open(self):
         if self.info is None:
@@ -237,10 +239,20 @@ class HistoryGame(Screen):
             hand_text = "-"
         else:
             hand_text = str(hand)
-        score = rnd.scores[s]
-        score_text = ("+%d" % score if score > 0 else str(score)) if hand is not None else ""
-        canvas.text(row, 0, game.players[s][:6])
-        canvas.text(row, 11 - len(hand_text), hand_text)
+        score_text = _score(rnd, s)
+        # columns from this round's widest hand and score; the names get the rest, short forms
+        # that stay different where a name is longer
+        hand_w = len(t("winner_short"))
+        score_w = 1
+        for i in range(len(game.players)):
+            if rnd.hands[i] is not None:
+                hand_w = max(hand_w, len(str(rnd.hands[i])))
+            score_w = max(score_w, len(_score(rnd, i)))
+        width = canvas.cols - hand_w - score_w - 2
+        if self.short is None or self.short[0] != width:
+            self.short = (width, short_names(game.players, width))
+        canvas.text(row, 0, self.short[1][s])
+        canvas.text(row, canvas.cols - score_w - 1 - len(hand_text), hand_text)
         if score_text:
             canvas.right(row, score_text)
 
@@ -284,3 +296,11 @@ class DeleteConfirm(Confirm):
                 canvas.centre(5, self.more[:canvas.cols])
         else:
             super().draw_row(canvas, row)
+
+
+def _score(rnd, s):
+    # What seat s scored in the round: "+89", "0", or nothing for a seat that was out.
+    if rnd.hands[s] is None:
+        return ""
+    score = rnd.scores[s]
+    return "+%d" % score if score > 0 else str(score)

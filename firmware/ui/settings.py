@@ -12,19 +12,21 @@
 # (the SSD1306's 0-255; start-up applies it, see startup.py), "deep_sleep"
 # (minutes without a key, 0 = never, counted from the last key like "sleep"
 # and only once the display is off: with "sleep" never there is no deep
-# sleep either; see ui/app.py and power.py).
+# sleep either; see ui/app.py and power.py), "table" (seconds without a key
+# on the standings before the table view's large digits, 0 = never).
 from ui.screen import Screen
 
 LANGS = ("de", "en")
 SLEEPS = (0, 30, 60, 300)
 CONTRASTS = (16, 64, 127, 255)
 DEEP_SLEEPS = (0, 10, 30, 60, 120)
+TABLES = (0, 5, 15, 60)
 DEFAULTS = {"lang": "de", "sleep": 60, "contrast": 127,  # 127: what the driver sets up
-            "deep_sleep": 30}
-ITEMS = ("lang", "sleep", "contrast", "deep_sleep", "wifi", "update", "selftest")
-OPTIONS = {"lang": LANGS, "sleep": SLEEPS, "contrast": CONTRASTS, "deep_sleep": DEEP_SLEEPS}
-NAMES = {"lang": "set_lang", "sleep": "set_sleep", "contrast": "set_contrast",
-         "deep_sleep": "set_deep", "selftest": "set_selftest", "wifi": "set_wifi", "update": "set_update"}
+            "deep_sleep": 30, "table": 5}
+ITEMS = ("lang", "sleep", "contrast", "deep_sleep", "table", "wifi", "update", "selftest")
+OPTIONS = {"lang": LANGS, "sleep": SLEEPS, "contrast": CONTRASTS, "deep_sleep": DEEP_SLEEPS, "table": TABLES}
+NAMES = {"lang": "set_lang", "sleep": "set_sleep", "contrast": "set_contrast", "deep_sleep": "set_deep",
+         "table": "set_table", "selftest": "set_selftest", "wifi": "set_wifi", "update": "set_update"}
 SHOWN = 3  # settings on screen at once
 
 
@@ -136,6 +138,8 @@ class Settings(Screen):
             return t("sleep_%d" % value)
         if name == "deep_sleep":
             return t("ds_%d" % value)
+        if name == "table":
+            return t("tv_%d" % value)
         return t("contrast_%d" % CONTRASTS.index(value))
 
     def draw_row(self, canvas, row):

@@ -13,6 +13,7 @@ from ui.names import short_names, window
 from ui.screen import Screen, title_bar
 
 HINT_MS = 3000  # the bottom row takes turns: the dealer, then the keys
+TABLE_S = 5  # seconds without a key before the table view (ui/table_view.py) opens; setting "table"
 RUN_MS = 600  # a cut name moves on one letter
 VALUE_W = 5  # "Ak 20", "+4 50", "W 100"
 MIN_NAME = 7
@@ -118,7 +119,15 @@ class Standings(Screen):
         self.on_open()
 
     def tick(self, now):
-        last = self.app.canvas.rows - 1
+        app = self.app
+        wait = app.settings.get("table", TABLE_S)
+        if (type(wait) is int and wait > 0 and not self.game.finished and app.screen is self
+                and now - app.last_key >= wait * 1000):
+            from ui.table_view import TableView
+
+            app.push(TableView(app))  # the whole table reads the scores; any key gives them back
+            return
+        last = app.canvas.rows - 1
         if now - self.hint_at >= HINT_MS:
             self.hint_at = now
             self.hint_turn = (self.hint_turn + 1) % 3

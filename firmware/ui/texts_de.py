@@ -229,5 +229,10 @@ TEXTS = {
     # ---- rules and the +4 challenge (ui/rules.py)
     "ru_keys": "#=lesen *=zurück",
     # ---- table view in large digits (ui/table_view.py)
+    "set_table": "Große Ziffern",
+    "tv_0": "nie",
+    "tv_5": "nach 5 s",
+    "tv_15": "nach 15 s",
+    "tv_60": "nach 1 min",
     "tv_keys": "#=Runde *=Stand",
 }

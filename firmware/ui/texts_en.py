@@ -229,5 +229,10 @@ TEXTS = {
     # ---- rules and the +4 challenge (ui/rules.py)
     "ru_keys": "#=read *=back",
     # ---- table view in large digits (ui/table_view.py)
+    "set_table": "Big digits",
+    "tv_0": "never",
+    "tv_5": "after 5 s",
+    "tv_15": "after 15 s",
+    "tv_60": "after 1 min",
     "tv_keys": "#=round *=scores",
 }

@@ -46,10 +46,29 @@ def test_standings_show_card_values_and_next_dealer():
     assert screen[1:7] == [" Anna         89", "►Ben           0", " Cleo          0",
                            "Ak 20 Fw 50", "+4 50 HT 40", "Bl 40"]
     shown = []
-    for _ in range(3):  # the bottom row takes turns: dealer, then the keys
+    for _ in range(3):  # the bottom row takes turns: dealer, then the keys (C at the top: a key, no move)
         shown.append(dev.screen()[-1])
-        dev.play("wait:3000")
+        dev.play("C wait:3000")
     assert shown == ["#=Runde A=zurück", "B=Runden *=Menü", "Geber: Ben"]
+
+
+def test_the_table_view_opens_when_the_standings_rest_and_any_key_acts_on_them():
+    dev = device()
+    worked_example(dev)
+    dev.play("# # wait:4000")
+    assert type(dev.app.screen).__name__ == "Standings"
+    dev.play("wait:1000")  # five seconds without a key: the large digits for the whole table
+    assert type(dev.app.screen).__name__ == "TableView"
+    assert dev.screen()[-1] in ("Geber: Ben", "#=Runde *=Stand")
+    dev.play("A")  # the standings' key: undo the round?
+    assert "zurücknehmen?" in text(dev)
+    dev.play("* wait:5000")  # no: the standings, and after a rest the table view again
+    assert type(dev.app.screen).__name__ == "TableView"
+    dev.play("*")  # * only gives the standings back
+    assert type(dev.app.screen).__name__ == "Standings" and len(dev.app.session.game.rounds) == 1
+    dev.play("wait:5000 #")  # from the table view, # starts the next round as on the standings
+    assert dev.screen()[0].startswith("R2")
+    assert dev.errors == []
 
 
 def test_the_game_is_on_flash_after_a_power_cut():

@@ -95,7 +95,7 @@ def test_contrast_applies_at_once_and_is_kept():
     assert dev.screen()[6].strip() == "hell" and dev.chip.contrast == 255
     dev.play("# #")  # wraps round to the dimmest, then one up
     assert dev.screen()[6].strip() == "mittel" and dev.chip.contrast == 64
-    dev.play("CW CW CW CW CW CW CW PUSH")  # the rotary: down seven times (round to contrast), push = next
+    dev.play("CW CW CW CW CW CW CW CW PUSH")  # the rotary: down eight times (round to contrast), push = next
     assert dev.screen()[6].strip() == "normal" and dev.chip.contrast == 127
     dev.play("B")
     dev = power_cut(dev)
