@@ -4,7 +4,8 @@ ALL_ROWS = 0xFFFF  # every text row (a 128x64 display has 8, a scaled 320x240 on
 
 def title_bar(canvas, text, top, body, count, at=None):
     """The title bar; when `count` lines do not fit the `body` rows, its right end says
-    where the view is: "3/12" for a cursor (`at`), else the lines shown, "1-6/10"."""
+    where the view is: "3/12" for a cursor (`at`), else the lines shown, "1-6/10" (or
+    the first of them, "1/10", where the range would cut the title)."""
     if count <= body:
         canvas.bar(0, text)
         return
@@ -12,6 +13,8 @@ def title_bar(canvas, text, top, body, count, at=None):
         mark = "%d/%d" % (at + 1, count)
     else:
         mark = "%d-%d/%d" % (top + 1, min(top + body, count), count)
+        if len(text) + 1 + len(mark) > canvas.cols:  # the title whole beats the range: its first line
+            mark = "%d/%d" % (top + 1, count)
     room = canvas.cols - len(mark) - 1
     text = text[:room] if room > 0 else ""
     canvas.bar(0, text + " " * (canvas.cols - len(text) - len(mark)) + mark)

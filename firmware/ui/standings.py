@@ -145,13 +145,10 @@ class Standings(Screen):
         game = self.game
         last = canvas.rows - 1
         if row == 0:
-            title = "%s R%d" % (app.t("standings"), len(game.rounds))
             if self._count() <= last - 1:
-                target = str(game.target)
-                title = title[:canvas.cols - len(target) - 1]
-                canvas.bar(0, title + " " * (canvas.cols - len(title) - len(target)) + target)
+                bar_with(canvas, title(app, game, str(game.target)), str(game.target))
             else:
-                title_bar(canvas, title, self.top, last - 1, self._count())
+                title_bar(canvas, title(app, game, "1/%d" % self._count()), self.top, last - 1, self._count())
         elif row == last:
             turn = self.hint_turn
             if turn == 0:
@@ -182,6 +179,19 @@ class Standings(Screen):
         canvas.text(row, 1, name)
         total = str(game.total(s))
         canvas.text(row, canvas.cols - len(total), total)
+
+
+def title(app, game, right):
+    """ "Stand R12", or only "R12" where the word would not leave room for `right` beside it."""
+    rounds = "R%d" % len(game.rounds)
+    text = "%s %s" % (app.t("standings"), rounds)
+    return text if len(text) + 1 + len(right) <= app.canvas.cols else rounds
+
+
+def bar_with(canvas, left, right):
+    """A title bar with `right` flush at its end."""
+    left = left[:max(0, canvas.cols - len(right) - 1)]
+    canvas.bar(0, left + " " * (canvas.cols - len(left) - len(right)) + right)
 
 
 def value_lines(values, t):

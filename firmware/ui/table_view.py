@@ -23,6 +23,7 @@
 from ui import bigfont
 from ui.names import short_names
 from ui.screen import Screen
+from ui.standings import bar_with, title
 
 PAGE_MS = 4000  # seats that do not fit one screen: a page each, in turns
 HINT_MS = 3000  # the bottom row: the dealer, then the keys
@@ -116,10 +117,8 @@ class TableView(Screen):
         app = self.app
         last = canvas.rows - 1
         if row == 0:
-            title = "%s R%d" % (app.t("standings"), len(game.rounds))
             right = "%d/%d" % (self.page + 1, self.pages) if self.pages > 1 else str(game.target)
-            title = title[:max(0, canvas.cols - len(right) - 1)]
-            canvas.bar(0, title + " " * (canvas.cols - len(title) - len(right)) + right)
+            bar_with(canvas, title(app, game, right), right)
         elif row == last:
             if game.finished:
                 text = app.t("game_ended")

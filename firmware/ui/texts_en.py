@@ -33,7 +33,7 @@ TEXTS = {
     "check": "Check R%d",
     "edit_round": "Edit round",
     # standings
-    "standings": "Standings",
+    "standings": "Scores",
     "values": "Values",
     "to_target": "Target",
     "keys_standings": "#=round A=undo",

@@ -89,6 +89,8 @@ def worked_example_from_setup(dev):
     for name in (ANNA, BEN, CLEO):
         dev.play(ADD_NAME + " " + name)
     dev.play("D #")
+    if type(dev.app.screen).__name__ == "Confirm":  # "pause the running game?": yes
+        dev.play("#")
     dev.play("A D 3 6 D 5 0 B 3 " + SAVE)
 
 
@@ -243,7 +245,7 @@ def test_delete_asks_on_the_device_and_waits_for_hash():
     kind, got_seq, body = host.frame()
     assert (kind, got_seq) == (wire.OK, seq)
     assert dev.app.store.history() == [] and dev.app.session.game is None
-    assert dev.screen()[1] == "►Neues Spiel"
+    assert dev.screen()[1] == "►1 Neues Spiel"
     assert journals(dev) == {}
     assert dev.errors == []
 
@@ -377,7 +379,7 @@ def test_keys_work_while_an_export_streams():
     host.ok(wire.EXPORT, bytes((wire.ALL,)))
     assert dev.screen()[0].startswith("Stand")
     dev.play("*")  # standings -> home, mid-stream
-    assert dev.screen()[1] == "►Neues Spiel"
+    assert dev.screen()[1] == "►1 Neues Spiel"
     assert dev.link._stream is not None
 
 

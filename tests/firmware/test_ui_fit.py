@@ -97,8 +97,13 @@ def walk(profile, lang, n):
     dev = device(profile, lang)
     names = a_long_game(dev, n)
     tag = "%s %s %d seats" % (profile.rsplit("/", 1)[-1], lang, n)
-    play(dev, "wait:3000 wait:3000 wait:3000", tag + " standings")
+    play(dev, "wait:3000", tag + " standings")
+    assert "R%d" % len(dev.app.session.game.rounds) in dev.screen()[0].split(), (tag, dev.screen()[0])
     scroll(dev, "D", tag + " standings")
+    play(dev, "wait:3000 wait:3000", tag + " table view")  # the standings rested: the large digits
+    assert type(dev.app.screen).__name__ == "TableView", tag
+    play(dev, "wait:4000", tag + " table view, next page")
+    play(dev, "*", tag + " standings again")
     # round entry: a Sieger, hands of every size, a team's two parts; a long name runs past
     keys = ["A"] + ["D 9 9 9"] * (n - 2) + ["D 1 2 B 3 4"]
     play(dev, "# " + " ".join(keys), tag + " entry")
@@ -127,9 +132,16 @@ def walk(profile, lang, n):
     scroll(dev, "B", tag + " history game")
     play(dev, "* * 4", tag + " settings")
     scroll(dev, "D", tag + " settings")
+    play(dev, "* 5", tag + " rules")
+    for entry in "12345":  # every page of the rulebook, scrolled through
+        play(dev, entry, tag + " rules " + entry)
+        scroll(dev, "D", tag + " rules " + entry, 40)
+        play(dev, "*", tag + " rules")
     play(dev, "* 6", tag + " about")
     play(dev, "* 1", tag + " setup")
     scroll(dev, "D", tag + " setup")
+    play(dev, "C C #", tag + " card values")  # "Werte": the last row; its editor
+    scroll(dev, "D", tag + " card values", 20)
     assert dev.errors == [], (tag, dev.errors)
     return dev.watch.problems, names
 

@@ -101,7 +101,7 @@ def test_the_bottom_row_takes_turns_with_the_keys_in_either_language():
     assert dev.screen()[-1] == "#=Runde *=Stand"
     dev.app.set_language("en")
     dev.advance(3000)
-    assert dev.screen()[-1] == "Deals: Anna" and dev.screen()[0].startswith("Standings R0")
+    assert dev.screen()[-1] == "Deals: Anna" and dev.screen()[0].startswith("Scores R0")
 
 
 def test_any_key_goes_back_to_the_standings_and_hash_on_to_the_round():

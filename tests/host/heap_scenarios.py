@@ -57,7 +57,7 @@ def evening_keys():
     steps = [("1 D 9 9 9 9 9 D", None)]  # home: new game, target 99999, down to "+ player"
     for typed in NAMES:
         steps.append(("# # " + typed + " #", None))
-    steps.append(("#", lambda text: text[0].startswith("R1")))  # ten seats: the cursor is on start
+    steps.append(("#", lambda text: text[0].startswith(("R1 ", "Runde 1 "))))  # ten seats: the cursor is on start
     seed = 12345
     for r in range(ROUNDS):
         keys = []
@@ -70,6 +70,8 @@ def evening_keys():
             keys.append("D" if s < 9 else "#")
         steps.append(((" " if r == 0 else "# ") + " ".join(keys) + " #", None))
     steps[-1] = (steps[-1][0], lambda text: text[0].startswith("Stand R%d" % ROUNDS))
+    # the table rests: the large digits come up (ten seats, in pages that take turns)
+    steps.append(("wait:6000 wait:4000", lambda text: text[0].startswith("Stand R%d" % ROUNDS) and "/" in text[0]))
     # edit round 299 (rounds list, newest first): the first seat's hand 5, through the seats, save
     steps.append(("B D # * * 5 " + "# " * 10 + "#", lambda text: text[0].startswith("Stand R%d" % ROUNDS)))
     steps.append(("A #", lambda text: text[0].startswith("Stand R%d" % (ROUNDS - 1))))  # undo round 300
