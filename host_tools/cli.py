@@ -76,6 +76,25 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("tafel: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _pipe_closed()
+
+
+PIPE_CLOSED = 141  # 128 + SIGPIPE: what a shell reports for a command whose reader went away
+
+
+def _pipe_closed():
+    """Standard output's reader went away (`tafel history | head`): stop quietly, as CLI tools do.
+    Standard output goes to /dev/null so that Python's flush at exit does not complain again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (a test's captured stdout)
+        pass
+    return PIPE_CLOSED
 
 
 if __name__ == "__main__":

@@ -6,13 +6,14 @@
 #
 #   {"format": "tafel-export", "version": 1,
 #    "device": {"id": "a1b2c3d4e5f6", "firmware": "0.1.0"},
-#    "exported": "2025-03-01T21:40:00Z", "cursor": 17,
+#    "exported": "2025-03-01T21:40:00Z", "cursor": "17:40/57@31337" (DONE's, docs/protocol.md),
 #    "games": [{"id": 7, "created": "2025-03-01T19:02:11Z" | null, "variant": "standard",
 #               "target": 500, "players": ["Anna", "Ben", "Cleo"], "values": {"swap": 50},
 #               "first_dealer": "Anna",
 #               "rounds": [{"number": 1, "winner": "Anna", "hands": [0, 36, 53], "scores": [89, 0, 0]}],
 #               "totals": [89, 0, 0], "finished": false, "ended_early": false, "winners": [],
-#               "records": 2, "damage": null, "set_aside": []}],
+#               "records": 2, "damage": null, "set_aside": [],
+#               "journal": "AQAAAAAA..."}],
 #    "storage_report": [{"key": "game_damaged", "game": 7, "detail": "bad frame at byte 40"}],
 #    "unreadable": [{"id": 9, "damage": "...", "set_aside": [...]}]}
 #
@@ -20,23 +21,30 @@
 # seat that was out of the game (challenge). "created" is null when the device
 # clock had not been set when the game began. "values" lists only the house
 # values that differ from the standard table. "first_dealer" is the player who
-# dealt round 1 (the first seat unless the table chose another). "records" is the number of
-# journal records the game was rebuilt from: the journal only grows, so of two
-# exports of one game the one with more records is the newer (history.py uses
-# that). "damage" says where a journal stopped being readable, if it did; the
+# dealt round 1 (the first seat unless the table chose another). "records" is a count: the number
+# of journal records the game was rebuilt from (the records themselves are in "journal"): the
+# journal only grows, so of two exports of one game the one with more records is the newer.
+# "journal" is base64 of those records framed as on the device's flash (journal.frame: length,
+# number, payload, CRC), numbered from 0: the file proves itself, as `tafel history import`
+# rebuilds every game from it with the core and refuses a file whose other fields disagree
+# (verify.py). "damage" says where a journal stopped being readable, if it did; the
 # game then holds what came before, and "set_aside" every intact record after
 # the damage that could not be replayed ({"seq": 14, "kind": "round",
 # "winner": "Ben", "hands": [...]}: salvage.describe). "storage_report" is
 # what the device's boot check found and did (INFO); "unreadable" the games
 # with intact records but no readable start (no create record).
+import base64
 import csv
 import io
 import json
+import tempfile
 import time
+from pathlib import Path
 
-from tafel import records, wire
+from tafel import journal, records, wire
 from tafel.cards import DEFAULT_VALUES, RANKS
 from tafel.errors import RecordError, ScoreError
+from tafel.game import shown
 
 from . import salvage
 
@@ -70,6 +78,11 @@ def rebuild(payloads):
             break
         used += 1
     return game, used, damage
+
+
+def journal_text(payloads):
+    """The "journal" field: record payloads (numbered from 0) framed as on flash, in base64."""
+    return base64.b64encode(b"".join(journal.frame(seq, p) for seq, p in enumerate(payloads))).decode("ascii")
 
 
 def game_doc(game, records_used=None, damage=None):
@@ -147,6 +160,7 @@ def game_from_files(files, game_id=None):
         rest += [salvage.describe(seq, payload, foreign=True) for seq, payload in found.foreign]
     doc = game_doc(game, used, "; ".join(_unique(notes)) or None)
     doc["set_aside"] = rest
+    doc["journal"] = journal_text(payloads[:used])
     return doc
 
 
@@ -236,8 +250,10 @@ def to_json(doc):
     games = []
     for game in doc["games"]:
         lists = [k for k in ("rounds", "set_aside") if k in game]
-        fields = ", ".join("%s: %s" % (dump(k), dump(v)) for k, v in game.items() if k not in lists)
-        games.append("  {%s,\n%s}" % (fields, ",\n".join("   %s: %s" % (dump(k), rows(game[k])) for k in lists)))
+        lines = [k for k in ("journal",) if k in game]  # long: a line of its own, last
+        fields = ", ".join("%s: %s" % (dump(k), dump(v)) for k, v in game.items() if k not in lists + lines)
+        games.append("  {%s,\n%s}" % (fields, ",\n".join(["   %s: %s" % (dump(k), rows(game[k])) for k in lists]
+                                                          + ["   %s: %s" % (dump(k), dump(game[k])) for k in lines])))
     body = "[\n" + ",\n".join(games) + "\n ]" if games else "[]"
     return "{\n%s,\n \"games\": %s\n}\n" % (head, body)
 
@@ -253,7 +269,7 @@ def csv_rows(doc):
                 yield {
                     "device": device, "game": game["id"], "created": game["created"] or "",
                     "variant": game["variant"], "target": game["target"], "round": rnd["number"],
-                    "seat": seat + 1, "player": player, "winner": int(rnd["winner"] == player),
+                    "seat": seat + 1, "player": shown(player), "winner": int(rnd["winner"] == player),
                     "hand": "" if rnd["hands"][seat] is None else rnd["hands"][seat],
                     "score": rnd["scores"][seat], "total": running[seat],
                 }
@@ -271,3 +287,23 @@ def render(doc, fmt):
     if fmt == "csv":
         return to_csv(doc)
     return to_json(doc)
+
+
+def output_problem(output):
+    """Why the export could not be written to `output` (None: it can; '-' always can): tried
+    with a scratch file beside it, before any transfer. No output: the current folder."""
+    if output == "-":
+        return None
+    path = Path(output) if output else Path.cwd() / "tafel-export.json"
+    where = output or "the current folder (%s)" % path.parent
+    if path.is_dir():
+        return "cannot write the export to %s: it is a folder; give a file name, e.g. -o %s" % (
+            output, path / "tafel.json")
+    if not path.parent.is_dir():
+        return "cannot write the export to %s: there is no folder %s" % (where, path.parent)
+    try:
+        with tempfile.NamedTemporaryFile(dir=str(path.parent), prefix=".%s." % path.name, suffix=".part"):
+            pass
+    except OSError as err:
+        return "cannot write the export to %s: %s" % (where, err.strerror or err)
+    return None

@@ -1,19 +1,22 @@
 # What the laptop remembers per device between exports: the last cursor, and the games of an export cut short.
 #
-# In the user's data directory, folder devices/:
-#   <device id>.json           {"cursor": "G:S", "saved": ISO time}: the DONE cursor of the last whole export
+# In the user's data directory, folder devices/ (each laptop its own: the
+# cursor is this laptop's, whatever other laptops export or mark):
+#   <device id>.json           {"cursor": "G:S/N@E", "saved": ISO time}: the DONE cursor of the last
+#                              whole export; N@E is the device's change log, and the next
+#                              `--since` asks for every game changed after change N of epoch E
+#                              ("G:S" alone: from a tafel or firmware before the change log)
 #   <device id>.spool.jsonl    an export in progress: a header line, then one line per game that came
 #                              whole ({"game": {...}, "cursor": "G:S" or null, "size": journal bytes
 #                              to mark it with, or null for a live game}), flushed as it comes
 # A spool outlives the export only when the export was cut short (the device
 # went away, the laptop's process was killed): the next `tafel export --since`
-# marks the spooled games on the device, asks for what changed since the
-# spool's last cursor and writes the spooled games and the new ones into one
-# file. The spool's cursor after a game is that game's "G:S" as long as every
-# game before it in the stream came whole: the device then sends, for that
-# cursor, every later game, that game again if it grew, and every earlier one
-# that is live or not marked exported (docs/protocol.md, EXPORT) - so nothing
-# is missed, and at worst a game is fetched twice (the newer copy wins).
+# marks the spooled games on the device, asks again from the cursor the cut
+# export began with and writes the spooled games and the new ones into one
+# file (at worst a game is fetched twice: the newer copy wins). Only with a
+# firmware without a change log does the spool's cursor follow the games: that
+# game's "G:S" as long as every game before it came whole (docs/protocol.md,
+# EXPORT, SINCE).
 import json
 import os
 import re

@@ -1,11 +1,15 @@
 # The history across evenings and devices: exports imported into one SQLite database.
 #
 # A game is keyed by (device id, game id): devices never reuse a game id, so
-# several devices merge without clashes. Importing is idempotent: a game
-# already there with as many journal records is left alone; one with more
-# records (the same game exported again after further rounds) replaces it.
-# The journal only grows, so the record count says which copy is newer, and
-# an old export imported late never rolls a game back.
+# several devices merge without clashes. Nothing in a file is believed that
+# its records do not give: every game is rebuilt with the core (verify.proven)
+# and a file whose rounds, totals, winners, finished (or any other field it
+# states) differ from the rebuilt game is refused, naming game and field; what
+# is stored is the rebuilt game. Importing is idempotent: a copy of a game
+# already there replaces it only when it continues it (the stored copy's
+# records are its beginning: the journal only grows); an older copy is left
+# alone, and a copy that neither continues nor precedes the stored one is
+# refused. A refusal leaves the database as it was (one transaction).
 #
 # Tables (for anyone who wants to query them with sqlite3):
 #   games(device, id, created, imported, variant, target, players, totals, winners,
@@ -13,13 +17,13 @@
 #   seats(device, game, seat, player, total, won)
 #   rounds(device, game, number, seat, player, hand, score, winner)
 # Statistics (stats.py) and charts read the games back as export dicts.
-import calendar
 import json
 import sqlite3
 import time
 from pathlib import Path
 
 from .sim import user_data_dir
+from .verify import VerifyError, epoch, proven, relation  # noqa: F401 (epoch: history.epoch)
 
 SCHEMA = 1
 EVENING_SHIFT = 6 * 3600  # a game started before 6 in the morning belongs to the evening before
@@ -46,15 +50,13 @@ class HistoryError(Exception):
     """A database that cannot be opened or is not Tafel's."""
 
 
+class ImportRefused(HistoryError):
+    """A file the history does not take (a game its records do not prove, or that
+    does not continue the copy already there); nothing of the import was kept."""
+
+
 def default_path():
     return user_data_dir() / "history.sqlite3"
-
-
-def epoch(iso_text):
-    """ISO 8601 UTC as written by export.iso, back to epoch seconds (None stays None)."""
-    if not iso_text:
-        return None
-    return calendar.timegm(time.strptime(iso_text, "%Y-%m-%dT%H:%M:%SZ"))
 
 
 def evening_of(when):
@@ -91,26 +93,52 @@ class History:
 
     def import_doc(self, doc, now=None):
         """Import one export document (checked by export.check); returns
-        {"added": n, "updated": n, "unchanged": n}."""
+        {"added": n, "updated": n, "unchanged": n}; ImportRefused changes nothing."""
+        return self.import_docs([("export", doc)], now)[0]
+
+    def import_docs(self, docs, now=None):
+        """Import (name, document) pairs in one transaction: every file or none.
+        A list of counts per document; ImportRefused (naming file, game and why) changes nothing."""
         now = int(time.time() if now is None else now)
-        device = doc["device"]["id"]
-        counts = {"added": 0, "updated": 0, "unchanged": 0}
-        with self.db:  # one transaction: a file is imported whole or not at all
-            self.db.execute(
-                "INSERT INTO devices VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
-                "firmware = excluded.firmware, last_import = excluded.last_import",
-                (device, doc["device"].get("firmware"), now))
-            for game in doc["games"]:
-                counts[self._import_game(device, game, now)] += 1
-        return counts
+        out = []
+        with self.db:  # one transaction: the files are imported whole or not at all
+            for name, doc in docs:
+                device = doc["device"]["id"]
+                counts = {"added": 0, "updated": 0, "unchanged": 0}
+                self.db.execute(
+                    "INSERT INTO devices VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+                    "firmware = excluded.firmware, last_import = excluded.last_import",
+                    (device, doc["device"].get("firmware"), now))
+                for game in doc["games"]:
+                    try:
+                        counts[self._import_game(device, proven(game), now)] += 1
+                    except VerifyError as err:
+                        raise ImportRefused("%s: device %s, %s; refused, nothing imported"
+                                            % (name, device, err)) from None
+                out.append(counts)
+        return out
 
     def _import_game(self, device, game, now):
         old = self.db.execute("SELECT records, imported, doc FROM games WHERE device = ? AND id = ?",
                               (device, game["id"])).fetchone()
         doc = json.dumps(game, ensure_ascii=False, sort_keys=True)
         records = game.get("records") or 0
-        if old is not None and (old[2] == doc or (old[0] or 0) >= records):
-            return "unchanged"
+        if old is not None:
+            if old[2] == doc:
+                return "unchanged"
+            stored = json.loads(old[2])
+            how = relation(stored, game)
+            if how == "conflict" and "journal" in game and "journal" not in stored:
+                try:
+                    proven(stored)  # an old import, never checked: a copy that fails gives way
+                except VerifyError:
+                    how = "newer"
+            if how == "conflict":
+                raise VerifyError("game %d differs from the copy in the history (%d records there, %d here) and "
+                                  "neither is the beginning of the other: is one of them edited by hand?"
+                                  % (game["id"], old[0] or 0, records), "records")
+            if how != "newer":
+                return "unchanged"
         imported = old[1] if old is not None else now
         for table, key in (("games", "id"), ("seats", "game"), ("rounds", "game")):
             self.db.execute("DELETE FROM %s WHERE device = ? AND %s = ?" % (table, key), (device, game["id"]))

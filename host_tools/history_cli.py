@@ -6,10 +6,14 @@
 #   tafel chart 7 -o game7.png               # score progression of game 7 (DEVICE:7 if several have a 7)
 #   tafel report -o evening.html             # the latest evening as one HTML page
 # --db PATH picks another database (default: history.sqlite3 in the user's data directory).
-# Exit codes: 0 ok, 2 bad input (a file that is no export, an unknown game or evening).
+# Exit codes: 0 ok, 2 bad input (a file that is no export, a game its records do not prove or
+# that does not continue the copy in the history: nothing of that import is kept; an unknown
+# game or evening).
 import argparse
 import sys
 from pathlib import Path
+
+from tafel.game import shown
 
 from . import export, stats
 from .history import History, HistoryError
@@ -31,8 +35,10 @@ def add_parsers(commands):
     cmd.set_defaults(run=run_stats)
     sub = cmd.add_subparsers(dest="action", metavar="ACTION")
     imp = sub.add_parser("import", help="import export files (JSON from tafel export) into the history",
-                         description="Import exports; a game already there is left alone unless the "
-                                     "export holds more of it (later rounds).")
+                         description="Import exports. Every game is rebuilt from its records and a file "
+                                     "whose rounds, totals, winners or finished differ is refused (nothing "
+                                     "imported); a game already there is replaced only by a copy that "
+                                     "continues it (later rounds).")
     imp.add_argument("files", nargs="+", metavar="FILE")
     _db_option(imp, False)
     imp.set_defaults(run=run_import)
@@ -67,8 +73,7 @@ def run_import(args):
             return _fail(err)
     try:
         with History(args.db) as hist:
-            for name, doc in docs:
-                got = hist.import_doc(doc)
+            for (name, doc), got in zip(docs, hist.import_docs(docs)):
                 print("%s: %d new, %d updated, %d already there (device %s)"
                       % (name, got["added"], got["updated"], got["unchanged"], doc["device"]["id"]))
             print("history: %d games from %d devices in %s"
@@ -78,7 +83,12 @@ def run_import(args):
     return 0
 
 
+def _count(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
 def _print_table(rows):
+    rows = [[shown(cell) for cell in row] for row in rows]  # a name with control characters (older data): escaped
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))))
@@ -96,8 +106,10 @@ def run_stats(args):
         print("no games %s in %s; add some with: tafel history import FILE..." % (where, path))
         return 0 if not args.evening else 2
     finished = sum(1 for g in games if g["finished"])
-    print("%d games (%d finished), %d rounds, %d evenings" % (
-        len(games), finished, sum(len(g["rounds"]) for g in games), len({g["evening"] for g in games})))
+    evenings = len({g["evening"] for g in games})
+    print("%s (%d finished), %s, %s" % (
+        _count(len(games), "game"), finished, _count(sum(len(g["rounds"]) for g in games), "round"),
+        _count(evenings, "evening")))
     _print_table(stats.table(stats.per_player(games)))
     print("best comeback: the largest deficit to the leader that the player overcame to win a game")
     return 0

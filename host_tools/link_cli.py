@@ -3,17 +3,21 @@
 #   tafel info                                # the device, its flash, clock, update state, rollbacks, games
 #   tafel export                              # every game: tafel-<device>-<time>.json
 #   tafel export --since -o new.csv --format csv   # what changed since the last export (or resume one cut short)
-#   tafel roster pull / tafel roster push Anna Ben Cleo
+#   tafel roster pull / tafel roster push Anna Ben Cleo / tafel roster clear
 #   tafel clock                               # set the device clock from the laptop's
 # Every command takes --port (a device path or pyserial URL; else TAFEL_PORT, else
 # auto-detection) and --baud (default 115200).
-# Exit codes: 0 ok, 1 the device or the transfer failed, 2 usage, 3 no device found.
+# Exit codes: 0 ok, 1 the device or the transfer failed (export: also when the file is written
+# but marking its games on the device failed - it says so), 2 usage (export: an output file that
+# cannot be written, refused before anything is sent), 3 no device found, 4 the device is at the
+# MicroPython prompt (link_client.AtRepl, through ports.PortError); 141 when standard
+# output's reader went away (`tafel info | head`, cli.py).
 import os
 import sys
 import time
 from pathlib import Path
 
-from tafel import wire
+from tafel import game, wire
 
 from . import export, ports, salvage, storage_notes
 from .export_state import DeviceState
@@ -67,7 +71,8 @@ def add_parsers(commands):
     which = cmd.add_mutually_exclusive_group()
     which.add_argument("--all", action="store_true", help="every game (the default)")
     which.add_argument("--since", nargs="?", const=LAST, type=_cursor, metavar="CURSOR",
-                       help="only games new or changed since the last export, or since CURSOR (G:S)")
+                       help="only games new or changed since this laptop's last export, or since CURSOR "
+                            "(G:S/N@E, as an export printed it; G:S alone brings every game)")
     cmd.set_defaults(run=run_export)
 
     cmd = commands.add_parser("roster", help="the player names the device offers",
@@ -76,11 +81,14 @@ def add_parsers(commands):
     sub = cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
     pull = sub.add_parser("pull", help="print the roster, one name a line")
     pull.set_defaults(run=run_roster_pull)
-    push = sub.add_parser("push", help="replace the roster with these names")
+    push = sub.add_parser("push", help="replace the roster with these names (at most %d, of at most %d "
+                                       "printable characters)" % (ROSTER_MAX, game.MAX_NAME))
     push.add_argument("names", nargs="*", metavar="NAME")
     push.add_argument("--file", metavar="FILE", help="names one a line ('-' for standard input)")
     push.set_defaults(run=run_roster_push)
-    for sp in (pull, push):
+    clear = sub.add_parser("clear", help="empty the roster")
+    clear.set_defaults(run=run_roster_clear)
+    for sp in (pull, push, clear):
         _common(sp, top=False)
 
     cmd = commands.add_parser("clock", help="set the device clock from this laptop's",
@@ -111,14 +119,19 @@ def _session(args, work):
         return code
     try:
         code = work(link)
-        link.bye()
+        try:
+            link.bye()
+        except LinkError:
+            if code == OK:
+                raise
+            # the work failed and said why; a device gone by now is no second message
         return code
     except DeviceError as err:
         _say(err)
         return DEVICE_ERROR
     except LinkError as err:
         _say("%s on %s" % (err, args.port or "the port"))
-        return DEVICE_ERROR
+        return getattr(err, "exit_code", DEVICE_ERROR)  # 4: the app stopped at the prompt meanwhile
     finally:
         link.close()
 
@@ -163,12 +176,12 @@ def _info(link):
     if games:
         print("%5s  %-16s  %-9s %6s %6s  %-28s %s" % ("id", "created", "variant", "target", "rounds", "players", "state"))
     for g in games:
-        state_text = ("won by " + " & ".join(g["winners"])) if g["winners"] else (
+        state_text = ("won by " + " & ".join(game.shown(w) for w in g["winners"])) if g["winners"] else (
             "finished" if g["finished"] else "being played" if g["live"] else "open")
         flags = [w for w, on in (("exported", g["exported"]), ("damaged", g["damaged"])) if on]
         print("%5d  %-16s  %-9s %6d %6d  %-28s %s" % (
             g["id"], _when(g["created"]), g["variant"], g["target"], g["rounds"],
-            ", ".join(g["players"])[:28], ", ".join([state_text] + flags)))
+            ", ".join(game.shown(p) for p in g["players"])[:28], ", ".join([state_text] + flags)))
     return OK
 
 
@@ -234,6 +247,10 @@ class _Bar:
 
 def run_export(args):
     fmt = args.format or ("csv" if (args.output or "").lower().endswith(".csv") else "json")
+    problem = export.output_problem(args.output)
+    if problem:
+        _say(problem + "; nothing was asked of the device")
+        return USAGE
     return _session(args, lambda link: _export(link, args, fmt))
 
 
@@ -271,7 +288,11 @@ def _export(link, args, fmt):
             marks.pop(game_id, None)
             if not flags & wire.LIVE:
                 marks[game_id] = size
-        state.add(doc, wire.format_cursor(game_id, doc["records"]) if in_order[0] else None,
+        # Only a firmware without a change log has a cursor after each game ("G:S",
+        # docs/protocol.md); with one, an export cut short resumes from the cursor
+        # it began with (a game another laptop took home meanwhile is not missed).
+        legacy = in_order[0] and getattr(link, "export_changes", None) is None
+        state.add(doc, wire.format_cursor(game_id, doc["records"]) if legacy else None,
                   None if flags & wire.LIVE else size)
 
     bar = _Bar("export " + device)
@@ -296,15 +317,24 @@ def _export(link, args, fmt):
         _say(text)
     doc = export.document(device, link.hello["fw"], list(games.values()), cursor=result.cursor,
                           storage_report=report, unreadable=result.unplaced)
-    out = _write(doc, fmt, args.output, device)
+    count = "%d game%s" % (len(games), "" if len(games) == 1 else "s")
+    try:
+        out = _write(doc, fmt, args.output, device)
+    except OSError as err:  # checked before the transfer; a disk that filled up since: the spool keeps them
+        state.end(False)
+        _say("cannot write %s (%s). The %s are kept on this laptop: free some space and run "
+             "`tafel export --since` to write them." % (args.output or "the export", err.strerror or err, count))
+        return DEVICE_ERROR
     try:
         if marks:
             link.mark(sorted(marks.items()))
-    except LinkError as err:  # the file is whole; the spool stays, so the next --since marks them
+    except (LinkError, KeyboardInterrupt) as err:  # the file is whole; the spool stays, the next --since marks them
         state.end(False)
-        _say("%s is written, but marking its games exported on the device failed (%s). "
-             "Nothing is lost: `tafel export --since` marks them (and brings them again)." % (out, err))
-        return DEVICE_ERROR
+        why = "interrupted" if isinstance(err, KeyboardInterrupt) else str(err)
+        _say("%s is written with %s, but marking them exported on the device failed (%s). Nothing is lost: "
+             "the file is whole; `tafel export --since` marks them and may bring them again."
+             % (out, count, why))
+        return DEVICE_ERROR if not isinstance(err, KeyboardInterrupt) else 130
     state.save_cursor(result.cursor)
     state.end(True)
     rate = result.wire_in / result.seconds if result.seconds else 0
@@ -333,13 +363,32 @@ def _write(doc, fmt, output, device):
 
 # ---- roster and clock ----------------------------------------------------------------
 
+ROSTER_MAX = 64  # names the device's roster holds (firmware/store/keyval.py MAX_ROSTER, docs/protocol.md)
+
+
 def run_roster_pull(args):
     def pull(link):
         for name in link.roster_pull():
-            print(name)
+            print(game.shown(name))  # a control character from older data printed escaped, never raw
         return OK
 
     return _session(args, pull)
+
+
+def roster_problem(names):
+    """Why the device would refuse these names (the text to print), or None: a blank, a
+    control character (its position), a name over game.MAX_NAME, more than ROSTER_MAX names."""
+    for i, name in enumerate(names, 1):
+        if not name.strip():
+            return ("name %d is blank: give names, or empty the roster with `tafel roster clear`" % i)
+        problem = game.name_problem(name)
+        if problem:
+            return "name %d: %s" % (i, problem[1])
+    distinct = {name.strip().lower() for name in names}
+    if len(distinct) > ROSTER_MAX:
+        return ("%d names: the device's roster holds at most %d; push %d or fewer"
+                % (len(distinct), ROSTER_MAX, ROSTER_MAX))
+    return None
 
 
 def run_roster_push(args):
@@ -352,7 +401,11 @@ def run_roster_push(args):
             return USAGE
         names += [line.strip() for line in text.splitlines() if line.strip()]
     if not names:
-        _say("no names to push: give them as arguments or with --file")
+        _say("no names to push: give them as arguments or with --file (to empty the roster: tafel roster clear)")
+        return USAGE
+    problem = roster_problem(names)
+    if problem:
+        _say("%s. Nothing was sent; the roster stays as it is." % problem)
         return USAGE
 
     def push(link):
@@ -363,9 +416,24 @@ def run_roster_push(args):
     return _session(args, push)
 
 
+def run_roster_clear(args):
+    def clear(link):
+        link.roster_push([])
+        print("roster of %s emptied" % link.hello["id"])
+        return OK
+
+    return _session(args, clear)
+
+
 def run_clock(args):
+    now = int(time.time())
+    if not 1 <= now <= wire.CLOCK_MAX:
+        _say("this laptop's clock says %d s since 1970 (%s); the device takes 1 to %d (up to %s). "
+             "Set this laptop's clock right, then run tafel clock again." % (
+                 now, _utc(now), wire.CLOCK_MAX, _utc(wire.CLOCK_MAX)))
+        return USAGE
+
     def clock(link):
-        now = int(time.time())
         before = link.set_clock(now)
         was = "was not set" if not before else "was %s UTC (%+d s)" % (
             export.iso(before)[:19].replace("T", " "), before - now)
@@ -373,3 +441,10 @@ def run_clock(args):
         return OK
 
     return _session(args, clock)
+
+
+def _utc(epoch):
+    try:
+        return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(epoch))
+    except (OverflowError, OSError, ValueError):
+        return "a time out of range"

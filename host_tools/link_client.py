@@ -7,7 +7,8 @@
 #   link.mark([(1, 812), (2, 50)]); link.bye(); link.close()   # (id, journal size) of games stored
 #
 # Every line on the port is read; lines that are not frames (an echo, the
-# REPL's boot text) are skipped. A request gets no answer within
+# REPL's boot text) are skipped. A handshake answered by MicroPython's REPL
+# raises AtRepl (every command exits 4); a garbled answer is asked again. A request gets no answer within
 # reply_timeout: sent again with the same seq (the device answers a repeat
 # without doing it twice); after `tries`, a new handshake and once more;
 # then DeviceGone. The export stream (link_stream.py) acks every frame, asks
@@ -39,6 +40,23 @@ class LinkError(Exception):
 
 class NoAnswer(LinkError):
     """Nothing answered the handshake: no Tafel app on this port (or it is at the REPL)."""
+
+
+class AtRepl(NoAnswer):
+    """The MicroPython prompt answered the handshake: the device is on, the Tafel app is not running."""
+
+    exit_code = 4  # what every command exits with (ports.find's PortError takes it over)
+
+
+REPL_HINT = ("the device is at the MicroPython prompt: the Tafel app is not running, MicroPython's REPL "
+             "answered (Ctrl-C, mpremote or an error stopped the app). Restart the device: press its reset "
+             "button or plug it in again, or press Ctrl-D at the prompt (mpremote connect PORT repl, then Ctrl-D)")
+_REPL_SIGNS = (b">>>", b"Traceback (most recent call last)", b"MicroPython", b"raw REPL", b"MPY: soft reboot")
+
+
+def at_repl(text):
+    """True when bytes the port brought are MicroPython's REPL talking (a prompt, a traceback, its banner)."""
+    return any(sign in text for sign in _REPL_SIGNS)
 
 
 class DeviceGone(LinkError):
@@ -75,17 +93,36 @@ class Link:
         """Open a device path or pyserial URL and do the handshake (NoAnswer if no Tafel answers)."""
         import serial
 
-        port = serial.serial_for_url(url, baudrate=baud, timeout=0.05, write_timeout=5)
+        from . import ports
+
+        release = ports.lock(url)  # ports.PortBusy while another tafel command uses the port
+        # and pyserial's exclusive mode (a flock on the port itself) against other programs that take it
+        exclusive = {"exclusive": True} if ports.first_holder(url) else {}
+        try:
+            port = serial.serial_for_url(url, baudrate=baud, timeout=0.05, write_timeout=5, **exclusive)
+        except BaseException as err:
+            release()
+            if "exclusively lock" in str(err):
+                raise ports.PortBusy("port %s is in use by another program (a serial monitor, mpremote, an "
+                                     "IDE?): close it, then try again" % url) from None
+            raise
         link = cls(port, None, timeouts)
+        link._release = release
         try:
             link.handshake()
         except BaseException:
-            port.close()
+            link.close()
             raise
         return link
 
+    _release = None  # the port lock's release, for a link that Link.open made
+
     def close(self):
-        self.port.close()
+        try:
+            self.port.close()
+        finally:
+            if self._release is not None:
+                self._release()
 
     # ---- lines -------------------------------------------------------------------
 
@@ -134,20 +171,25 @@ class Link:
     # ---- handshake and requests ------------------------------------------------------
 
     def handshake(self, tries=TRIES):
-        """Start (or restart) a session; sets self.hello."""
-        seen = []
+        """Start (or restart) a session; sets self.hello. A garbled answer is asked again (up to
+        `tries` times); a REPL that answers instead raises AtRepl, silence NoAnswer."""
+        seen, garbled, repl = [], None, False
         for _ in range(tries):
-            self._write(b"\n" + wire.HANDSHAKE + b"\n")
+            # "\r\n": the app strips the "\r"; MicroPython's friendly prompt takes the "\r" as Enter,
+            # runs "TAFEL?" and answers with a traceback and ">>> ", so a REPL always shows itself.
+            self._write(b"\n" + wire.HANDSHAKE + b"\r\n")
             deadline = time.monotonic() + self.handshake_timeout
             while True:
                 line = self._line(deadline)
                 if line is None:
+                    repl = repl or at_repl(bytes(self._buf))  # a prompt without a line end (">>> ")
                     break
                 if line.startswith(wire.HANDSHAKE_REPLY):
                     try:
                         hello = wire.parse_hello(line)
                     except wire.WireError as err:
-                        raise NoAnswer("a garbled handshake answer: %s" % err) from None
+                        garbled = str(err)  # a damaged byte on the line: ask again
+                        break
                     if hello["proto"] != wire.PROTOCOL:
                         raise NoAnswer("the device speaks link protocol %r; this tafel speaks %d (update one of them)"
                                        % (hello["proto"], wire.PROTOCOL))
@@ -155,11 +197,13 @@ class Link:
                     self._seq = 0
                     self._stream_end = None
                     return hello
+                repl = repl or at_repl(line)
                 if line.strip():
                     seen.append(line.strip()[:60].decode("ascii", "replace"))
-        if any(text.startswith(">>>") or "Traceback" in text or "MicroPython" in text for text in seen):
-            raise NoAnswer("the MicroPython REPL answered, not the Tafel app: it is not running "
-                           "(restart the device, or soft-reset with Ctrl-D in a terminal)")
+        if repl:
+            raise AtRepl(REPL_HINT)
+        if garbled is not None:
+            raise NoAnswer("a garbled handshake answer, %d times: %s (a noisy line or cable?)" % (tries, garbled))
         raise NoAnswer("no answer to the handshake" + (" (it said %r)" % seen[-1] if seen else ""))
 
     def request(self, kind, body=b"", timeout=None):
@@ -200,6 +244,8 @@ class Link:
             if attempt == 0:
                 try:
                     self.handshake()
+                except AtRepl:
+                    raise  # the app stopped in the session: it says so, not "stopped answering"
                 except NoAnswer:
                     break
         raise DeviceGone("the device stopped answering (%s)" % wire.NAMES.get(kind, kind))
@@ -282,7 +328,7 @@ class Link:
     # ---- export --------------------------------------------------------------------------
 
     def export(self, mode=wire.ALL, arg=None, on_game=None, progress=None):
-        """Run one export. mode ONE (arg: game id), ALL, or SINCE (arg: "G:S").
+        """Run one export. mode ONE (arg: game id), ALL, or SINCE (arg: a cursor, "G:S/N@E" or "G:S").
         on_game(game id, flags, game dict, journal size) after each game, as it comes
         (the dict is None for a game that did not come whole or cannot be read);
         progress(journal bytes received, announced total). DeviceGone if the
@@ -291,13 +337,31 @@ class Link:
         if mode == wire.ONE:
             wire.put_varint(body, arg)
         elif mode == wire.SINCE:
+            # "G:S/N@E": every game changed after change N of the device's count E
+            # (AFTER); a cursor without them (from before the change log) asks
+            # AFTER 0 0, every game. A firmware without AFTER gets SINCE G:S.
+            legacy = bytearray(body)
             for n in wire.parse_cursor(arg):
+                wire.put_varint(legacy, n)
+            body = bytearray([wire.AFTER])
+            for n in wire.cursor_changes(arg) or (0, 0):
                 wire.put_varint(body, n)
         from .link_stream import ExportResult
 
         started = time.monotonic()
         result = ExportResult()
-        result.games, result.bytes = wire.parse_numbers(self.request(wire.EXPORT, bytes(body)), 2)
+        self.export_mode = body[0]
+        try:
+            answer = self.request(wire.EXPORT, bytes(body))
+        except DeviceError as err:
+            if body[0] != wire.AFTER or err.code != "bad_request":
+                raise
+            self.export_mode = wire.SINCE  # a firmware from before AFTER
+            answer = self.request(wire.EXPORT, bytes(legacy))
+        result.games, result.bytes = wire.parse_numbers(answer, 2)
+        # (epoch, changes) of the device's change log when it planned the export;
+        # None from a firmware without one (its DONE has no "/N@E" either).
+        self.export_changes = wire.done_changes(b"\x00" + answer)
         if progress:
             progress(0, result.bytes)
         from .link_stream import ExportStream

@@ -27,7 +27,7 @@ class ExportResult:
         self.changed = []  # ids whose files changed while sent (GEND status 1)
         self.unreadable = []  # (id, why) of games whose journal has no readable start
         self.unplaced = []  # what the export keeps of those: {"id", "damage", "set_aside"} (export.Unreadable)
-        self.cursor = None  # "G:S" of DONE
+        self.cursor = None  # "G:S/N@E" of DONE ("G:S" from a firmware without a change log)
         self.seconds = 0.0
 
 
@@ -90,7 +90,7 @@ class ExportStream:
             self._finish_game(*wire.parse_gend(body))
         else:
             _, g, s = wire.parse_done(body)
-            result.cursor = wire.format_cursor(g, s)
+            result.cursor = wire.format_cursor(g, s, *(wire.done_changes(body) or (None, None)))
             return True
         return False
 

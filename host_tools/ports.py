@@ -6,7 +6,8 @@
 # id belong to a usual ESP32 bridge is tried, and only a port whose device
 # answers the handshake counts. The caller hands in `probe(port)`, which opens
 # the port, does the handshake and returns the open link (or raises), so this
-# module knows nothing of the protocol and tests fake everything.
+# module knows nothing of the protocol and tests fake everything. lock(port)
+# keeps a second tafel command off a port one is using (PortBusy, exit 1).
 import os
 import sys
 
@@ -24,11 +25,128 @@ BRIDGES = (
 
 
 class PortError(Exception):
-    """No usable device: `code` is the exit code (3 none found, 2 the user must choose)."""
+    """No usable device: `code` is the exit code (3 none found, 2 the user must choose, 1 busy,
+    4 a device at the MicroPython prompt: the probe's exception says so with exit_code)."""
 
     def __init__(self, message, code=3):
         super().__init__(message)
         self.code = code
+
+
+class PortBusy(PortError):
+    """Another tafel command holds the port (its lock): exit 1, never "no answer"."""
+
+    def __init__(self, message):
+        PortError.__init__(self, message, code=1)
+
+
+# ---- the port lock: one tafel command per port ---------------------------------------
+# An advisory lock (fcntl.flock; msvcrt.locking on Windows) on a file keyed by the
+# port's real path in the data folder's locks/, held from opening the port to
+# closing it; the holder's pid is written at PID_AT (outside the locked byte, which
+# Windows will not let others read). Within one process the lock is shared (counted).
+PID_AT = 16
+_held = {}  # lock file path -> [fd, users] of the locks this process holds
+
+
+def lock_path(port, folder=None):
+    """The lock file of a device path; None for a pyserial URL (socket://, rfc2217://: no local device)."""
+    if "://" in port:
+        return None
+    import re
+    from pathlib import Path
+
+    if folder is None:
+        from .sim import user_data_dir
+
+        folder = user_data_dir() / "locks"
+    key = re.sub(r"[^A-Za-z0-9._-]", "_", os.path.realpath(port).strip("/\\")) or "_"
+    return Path(folder) / (key + ".lock")
+
+
+def lock(port, folder=None):
+    """Take the port's lock (a release() callable); PortBusy naming the pid of the command holding it."""
+    path = lock_path(port, folder)
+    if path is None:
+        return lambda: None
+    key = str(path)
+    if key in _held:
+        _held[key][1] += 1
+        return _releaser(key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(key, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        _lock_fd(fd)
+    except OSError:
+        pid = _pid_in(fd)
+        os.close(fd)
+        raise PortBusy("port %s is in use by another tafel command (%s): wait until it is done, or end it"
+                       % (port, "pid %s" % pid if pid else "pid unknown")) from None
+    os.lseek(fd, PID_AT, os.SEEK_SET)
+    os.write(fd, (b"%d\n" % os.getpid()).ljust(12))
+    _held[key] = [fd, 1]
+    return _releaser(key)
+
+
+def first_holder(port):
+    """True when this process holds the port's lock once (its first user): pyserial's exclusive mode
+    may then be asked for (POSIX device paths only), without shutting out this process's other user."""
+    path = lock_path(port) if os.name == "posix" else None
+    return path is not None and _held.get(str(path), [0, 0])[1] == 1
+
+
+def _releaser(key):
+    done = []
+
+    def release():
+        if done or key not in _held:
+            return
+        done.append(1)
+        _held[key][1] -= 1
+        if _held[key][1] <= 0:
+            fd = _held.pop(key)[0]
+            try:
+                _unlock_fd(fd)
+            finally:
+                os.close(fd)  # closing alone frees a flock too
+
+    return release
+
+
+def _pid_in(fd):
+    try:
+        os.lseek(fd, PID_AT, os.SEEK_SET)
+        text = os.read(fd, 12).decode("ascii", "replace").strip()
+        return text if text.isdigit() else None
+    except OSError:
+        return None
+
+
+def _lock_fd(fd):
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        os.lseek(fd, 0, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _unlock_fd(fd):
+    try:
+        import fcntl
+    except ImportError:
+        import msvcrt
+
+        os.lseek(fd, 0, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        except OSError:
+            pass
+        return
+    fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def bridge(info):
@@ -88,10 +206,15 @@ def find(probe, port=None, env=None, list_ports=comports, platform=None):
     if named:
         try:
             return named, probe(named)
+        except PortBusy:
+            raise
         except OSError as err:
             raise PortError("cannot open %s (from %s): %s\n%s" % (named, source, _why(err), hints(platform)))
         except Exception as err:
             why = _why(err)
+            code = getattr(err, "exit_code", 3)
+            if code != 3:  # it says itself what it is: 4, the MicroPython prompt answered (link_client.AtRepl)
+                raise PortError("%s: %s" % (named, why), code=code)
             if "REPL" not in why:
                 why += ". Is the Tafel app running (not stopped at the REPL)?"
             raise PortError("no Tafel answered on %s (from %s): %s" % (named, source, why))
@@ -103,16 +226,24 @@ def find(probe, port=None, env=None, list_ports=comports, platform=None):
         raise PortError("no Tafel found: no USB serial port of an ESP32 bridge (Espressif, CP210x, CH340, "
                         "FTDI)%s. Plug the device in with a data cable, or name the port with --port or "
                         "%s.\n%s" % (seen, ENV, hints(platform)))
-    answered, failed = [], []
+    answered, failed, busy = [], [], []
+    repl = False  # a board answered from the MicroPython prompt
     for device, what in found:
         try:
             answered.append((device, probe(device)))
+        except PortBusy as err:
+            busy.append(err)
         except Exception as err:  # a port that cannot be opened or does not answer is no Tafel
             failed.append("%s (%s): %s" % (device, what, _why(err)))
+            repl = repl or getattr(err, "exit_code", 3) == 4
     if len(answered) == 1:
         return answered[0]
     for _, link in answered:
         _close(link)
+    if not answered and busy:
+        raise busy[0]
+    if not answered and repl:
+        raise PortError("no Tafel app answered on %s" % "; ".join(failed), code=4)
     if not answered:
         raise PortError("no Tafel answered on %s.\nIs the Tafel app running (not stopped at the REPL)?\n%s"
                         % ("; ".join(failed), hints(platform)))

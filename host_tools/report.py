@@ -33,6 +33,10 @@ def _table(rows, head=True, total_row=False):
     return "\n".join(out)
 
 
+def _count(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
 def _when(game):
     if game.get("created"):
         return time.strftime("%H:%M", time.localtime(game["when"]))
@@ -57,8 +61,9 @@ def _game_section(game, with_charts):
         result = "Not finished."
     parts = [
         "<h2>Game %s (device %s)</h2>" % (_e(game["id"]), _e(game.get("device", "?"))),
-        '<p class="meta">%s to %s, %s, %d rounds. %s</p>' % (
-            _e(game["variant"]), _e(game["target"]), _e(_when(game)), len(game["rounds"]), _e(result)),
+        '<p class="meta">%s to %s, %s, %s. %s</p>' % (
+            _e(game["variant"]), _e(game["target"]), _e(_when(game)), _count(len(game["rounds"]), "round"),
+            _e(result)),
         _table(rows, total_row=True),
     ]
     if with_charts and game["rounds"]:
@@ -75,9 +80,9 @@ def evening_html(games, evening, with_charts=True):
     finished = sum(1 for g in games if g["finished"])
     body = [
         "<h1>%s</h1>" % _e(title),
-        '<p class="meta">%d game%s (%d finished), %d rounds, %d player%s.</p>' % (
-            len(games), "" if len(games) == 1 else "s", finished, sum(len(g["rounds"]) for g in games),
-            len(players), "" if len(players) == 1 else "s"),
+        '<p class="meta">%s (%d finished), %s, %s.</p>' % (
+            _count(len(games), "game"), finished, _count(sum(len(g["rounds"]) for g in games), "round"),
+            _count(len(players), "player")),
         "<h2>Players</h2>",
         _table(stats.table(players)),
     ]

@@ -17,6 +17,9 @@
 # for a host (headless: after the script). --stay keeps the device running
 # after the script, simulated time following real time, until SIGTERM, Ctrl-C
 # or the end of a piped standard input. docs/protocol.md says what it speaks.
+# A device with the pseudo-terminal (interactive, --stay, --port-file) is one
+# a laptop's USB port holds: it never deep-sleeps (nothing on the serial could
+# wake it), its display still goes dark.
 import os
 import shutil
 import signal
@@ -206,7 +209,8 @@ def add_parser(commands):
                           % ", ".join(boards()))
     cmd.add_argument("--stay", action="store_true",
                      help="with --script: keep the device running after the script and serve its USB serial "
-                          "until killed or a piped standard input closes")
+                          "until killed or a piped standard input closes; its clock follows real time and, "
+                          "like a device whose USB port a laptop holds, it never deep-sleeps")
     cmd.add_argument("--port-file", metavar="FILE",
                      help="write the serial port's path to FILE once the device is ready for a host")
     cmd.add_argument("--baud", metavar="N", type=int, default=DEFAULT_BAUD,
@@ -326,19 +330,22 @@ def _stay(device, watch_stdin=True):
     return 0
 
 
-def follow_real_time(device, stop, after=None):
+def follow_real_time(device, stop, after=None, clock=time.monotonic):
     """Lets the device's simulated time follow real time (a wait every STAY_TICK) until `stop` is set.
 
     after(): called after each wait (a caller's look at the device between them). A device that
-    started again inside a wait (its watchdog reset it) counts its time from that new start."""
-    last = time.monotonic()
+    started again inside a wait (its watchdog reset it) counts its time from that new start.
+    The fraction of a millisecond not yet waited is carried here, and the device carries the
+    overshoot of its 10 ms steps (firmware/sim/device.py), so over hours its clock keeps to
+    `clock` (tests pass a fake one and a stop whose wait moves it)."""
+    last = clock()
     while not stop.is_set():
         stop.wait(STAY_TICK)
-        ms = int((time.monotonic() - last) * 1000)
+        ms = int((clock() - last) * 1000)
         if ms >= 10:
             starts = device.starts
             device.wait(ms)
-            last = time.monotonic() if device.starts != starts else last + ms / 1000.0
+            last = clock() if device.starts != starts else last + ms / 1000.0
             if after is not None:
                 after()
 

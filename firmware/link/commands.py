@@ -2,7 +2,7 @@
 # (a question on the screen), or raises wire.WireError / a body's RecordError.
 from micropython import const
 from tafel import wire
-from tafel.records import put_text, put_varint, varints
+from tafel.records import MAX_NUMBER, put_text, put_varint, varints
 from tafel.wire import Body, WireError
 
 from . import export
@@ -71,7 +71,7 @@ def info(link, r):
     store = link.app.store
     space = store.space()
     out = varints(space.free_kb, space.total_kb, len(store.history()), store.running_game() or 0,
-                  link.app.clock.time(), store.next_game_id())
+                  min(link.app.clock.time(), MAX_NUMBER), store.next_game_id())  # any stored time fits
     put_text(out, link.firmware)
     put_text(out, space.level)
     _update_state(out, store.disk.vol, link.app.clock.ticks_ms())
@@ -162,15 +162,16 @@ def list_games(link, r):
 def start_export(link, r):
     store = link.app.store
     ids, total, cursor = export.plan(store, r)
+    link.exported_at = cursor[2:]  # (epoch, changes) when this export was planned: for MARK
     link.stream(export.frames(store, ids, cursor, link.t.chunk))
-    return varints(len(ids), total)
+    return varints(len(ids), total, cursor[2], cursor[3])  # + the change log when planned
 
 
 def clock(link, r):
     when = r.varint()
     r.end()
-    if not when:
-        raise WireError("bad_request", "time 0")
+    if not when or when > wire.CLOCK_MAX:
+        raise WireError("bad_request", "time %d: the clock takes 1 to %d" % (when, wire.CLOCK_MAX))
     clk = link.app.clock
     before = clk.time()
     clk.set_time(when)
@@ -193,6 +194,11 @@ def roster_push(link, r):
         return varints(len(link.names))
     store = link.app.store
     names, link.names = link.names, None
+    from store import keyval
+
+    problem = keyval.roster_problem(names)
+    if problem:  # refused whole: the stored roster stays as it was
+        raise WireError("bad_request", problem[1])
     store.save_roster(names)
     return varints(len(store.roster))
 
@@ -225,13 +231,27 @@ def mark(link, r):
     running = store.running_game()
     live = export.live_files(store.disk)
     keep = export.keep_files(store.disk)
-    # With sizes, only a game that is still what the host got is marked: one
-    # played on since the export must go out again (sizes count its keep/ files too).
+    # A game counts as taken home only if it was exported whole after its last
+    # change: with sizes, only a game that is still what the host got is marked
+    # (one played on since must go out again; sizes count its keep/ files too);
+    # after an export in this session, only a game not changed since it was
+    # planned. With neither there is no proof: nothing is marked.
+    at = getattr(link, "exported_at", None)
+    idx = store.index
+    if at is not None and at[0] != idx.epoch:
+        at = (idx.epoch, -1)  # the change log started again since: no game is provably unchanged
     ids = [ids[i] for i in range(count) if ids[i] in known and ids[i] != running and ids[i] not in live
-           and (sizes is None or export.size(store.disk, ids[i], live, keep) == sizes[i])]
+           and (sizes is not None or at is not None)
+           and (sizes is None or export.size(store.disk, ids[i], live, keep) == sizes[i])
+           and (at is None or _unchanged(idx, ids[i], at[1]))]
     if ids:
         store.mark_exported(ids)
     return varints(len(ids))
+
+
+def _unchanged(idx, game_id, n):
+    i = idx.find(game_id)
+    return i >= 0 and idx.stamps[i] <= n
 
 
 def delete(link, seq, r):

@@ -92,14 +92,36 @@ def records(disk, game_id):
     return GameLog(disk, game_id).scan() if game_id else 0
 
 
+def changed_after(store, ids, live, epoch, n):
+    """The games of `ids` that may have changed after change number n of the
+    index's change log `epoch`: all of them for another epoch (a count that
+    started again), else the live ones, those without an index entry (the
+    running game) and those whose entry was written after n."""
+    idx = store.index
+    if epoch != idx.epoch or not epoch or n > idx.changes:
+        return ids
+    out = []
+    for game_id in ids:
+        i = idx.find(game_id)
+        if i < 0 or game_id in live or idx.stamps[i] > n:
+            out.append(game_id)
+    return out
+
+
 def plan(store, r):
-    """(game ids ascending, journal bytes, cursor) of an EXPORT request body."""
+    """(game ids ascending, journal bytes, cursor) of an EXPORT request body;
+    the cursor is (top game, its records, change log epoch, changes)."""
     mode = r.byte()
     disk = store.disk
     ids = store.history()
     ids.reverse()
     top = ids[-1] if ids else 0
-    cursor = (top, records(disk, top))
+    if not store.index.epoch:  # an index from before the change log: start one, so the cursor holds
+        try:
+            store.index.write({}, store.next_game_id())
+        except OSError:
+            pass  # flash full: epoch 0 stays, the next export sends everything again
+    cursor = (top, records(disk, top), store.index.epoch, store.index.changes)
     live = live_files(disk)
     keep = keep_files(disk)
     extra = extra_ids(store, ids, keep)
@@ -120,6 +142,11 @@ def plan(store, r):
                or (i == g and (cursor[1] if i == top else records(disk, i)) > s)
                or (i < g and (i in live or not flags(store, i, live) & ix.EXPORTED))]
         ids = sorted(ids + extra)
+    elif mode == wire.AFTER:
+        epoch = r.varint()
+        n = r.varint()
+        r.end()
+        ids = sorted(changed_after(store, ids, live, epoch, n) + extra)
     else:
         raise wire.WireError("bad_request", "mode %d" % mode)
     total = 0
@@ -164,7 +191,7 @@ def frames(store, ids, cursor, chunk):
         body.append(status)
         yield wire.GEND, body
     body = bytearray()
-    for n in (len(ids), cursor[0], cursor[1]):
+    for n in (len(ids),) + tuple(cursor):
         put_varint(body, n)
     yield wire.DONE, body
 

@@ -37,6 +37,7 @@ class Link:
         self.log = log
         self.active = False
         self.names = None  # roster parts gathered by ROSTER_PUSH
+        self.exported_at = None  # (epoch, changes) of this session's last export plan (MARK)
         self._buf = bytearray(LINE_MAX)
         self._len = 0
         self._long = False
@@ -66,6 +67,7 @@ class Link:
         self.raw = None  # link/update.py's Receiver while counted bytes come in place of lines
         self.restart = None  # called to reboot into a new version after UPDATE_END's answer went out
         self._restart_at = None
+        self._usb_host = getattr(transport, "usb_host", False)  # the port tells when a host holds it
 
     # ---- the main loop's door ------------------------------------------------------
 
@@ -103,6 +105,8 @@ class Link:
     # ---- reading -------------------------------------------------------------------
 
     def _read(self, now):
+        if self._usb_host:  # a USB host holds the port: no deep sleep (ui/app.py)
+            self.app.usb_seen = now
         if self.raw is not None:
             self.raw.poll(now)
             return
@@ -113,6 +117,7 @@ class Link:
             n = self.t.readinto(rx)
             if not n:
                 return
+            self.app.usb_seen = now  # a host is talking: no deep sleep while it does (ui/app.py)
             taken += n
             size = self._len
             for i in range(n):
@@ -182,6 +187,7 @@ class Link:
         self.cancel()
         self.raw = None
         self.names = None
+        self.exported_at = None
         self._last = None
         self._answer = None
         if self._ask is not None:

@@ -37,7 +37,7 @@ class RecoveringDevice(Glass):
             self.recovery.link = RecoveryLink(serial, self.recovery, device_id)
             serial.device = self  # a Ctrl-C outside a session opens the REPL (sim/simusb.py)
         self.runner = self.recovery  # what each step runs; the REPL takes its place after a Ctrl-C
-        self.now = 0
+        self.now = self.due = 0
         self.recovery.render()
         self.seen = self.chip.fingerprint()
 
@@ -46,7 +46,8 @@ class RecoveringDevice(Glass):
         return self.machine.reset_asked
 
     def advance(self, ms):
-        end = self.now + ms
+        self.due += ms  # what the waits asked for: the steps' overshoot is carried (sim/device.py)
+        end = self.due
         while self.now < end and not self.reset_pending and not self.restart_pending:
             self.now += STEP_MS
             self.runner.step(self.now)

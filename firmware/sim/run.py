@@ -249,7 +249,9 @@ def _serial(opts, wires):
     from sim.simusb import SimUSB
 
     inp, out, session = wires
-    return SimUSB(StreamTransport(inp, out, int(opts["--baud"]) // 10, kbd=False), session_file=session)
+    # usb_host: the launcher's pseudo-terminal is a laptop's USB port, open while it runs: no deep sleep.
+    return SimUSB(StreamTransport(inp, out, int(opts["--baud"]) // 10, kbd=False), session_file=session,
+                  usb_host=True)
 
 
 def main():

@@ -18,6 +18,14 @@
 #     the firmware again (run.py: the slot /app/current names, if any); in raw
 #     mode it only resets the REPL (MicroPython does not run main.py after a
 #     soft reboot in the raw REPL).
+#   - whatever bytes come outside a session, the REPL answers as the device's C
+#     REPL does: code that is no text (bytes that are not UTF-8), raises, or
+#     calls sys.exit() gets its error message (sys.exit: a soft reboot), never
+#     an end of the simulator;
+#   - usb_host: the launcher's pseudo-terminal stands for a laptop's USB port,
+#     open while the simulator runs; the link then keeps the app from deep
+#     sleep (nothing on the serial could wake it), as a board that can tell
+#     a USB host would (ui/app.py).
 import io
 import os
 import sys
@@ -30,8 +38,9 @@ MOUNT = "/flash"
 class SimUSB:
     """Any link transport (readinto, write, guard, window, chunk, rate) plus the REPL."""
 
-    def __init__(self, port, device=None, session_file=None):
+    def __init__(self, port, device=None, session_file=None, usb_host=False):
         self.port = port
+        self.usb_host = usb_host
         # "1"/"0" for the launcher: only the app's reading may overflow the ring. Opened once: the
         # flash may be mounted at / later (sim/flashboot.py), where this path would not be the host's.
         self.session_file = open(session_file, "wb") if type(session_file) is str else session_file
@@ -107,6 +116,7 @@ class Repl:
         self.runner = device.runner
         device.runner = self
         self.raw = False
+        self.exited = False  # the code run last called sys.exit()
         self.line = bytearray()
         self.pending = bytearray(pending)
         self.buf = bytearray(64)
@@ -165,6 +175,9 @@ class Repl:
                     code, self.line = bytes(self.line), bytearray()
                     err = self.run(code, "exec")
                     self.out(b"\x04" + err + b"\x04>")
+                    if self.exited:  # sys.exit(): a soft reboot that stays in the raw REPL
+                        self.exited = False
+                        self.reset_names()
                 else:  # a soft reboot that stays in the raw REPL
                     self.reset_names()
                     self.out(b"OK\r\nMPY: soft reboot\r\n" + RAW)
@@ -189,6 +202,11 @@ class Repl:
             if self.line:
                 code, self.line = bytes(self.line), bytearray()
                 self.out(self.run(code, "line"))
+                if self.exited:  # sys.exit() at the prompt: the soft reboot Ctrl-D is
+                    self.exited = False
+                    self.out(b"MPY: soft reboot\r\n")
+                    self.reboot()
+                    return
             self.out(b">>> ")
         elif c == 8 or c == 127:
             if self.line:
@@ -202,8 +220,12 @@ class Repl:
         """Runs code ("exec": a raw REPL block; "line": a line typed at >>>,
         whose value is shown); its output goes out as it is printed; returns the error
         text as the REPL sends it."""
-        err = io.StringIO()
-        source = code.decode()
+        err = io.BytesIO()  # bytes: an error may quote code that is no text
+        try:
+            source = code.decode()
+        except UnicodeError:  # bytes that are no text: compiled as they are, as the device's REPL does
+            source = code
+            mode = "exec"
         try:
             if mode == "line":
                 try:
@@ -216,7 +238,9 @@ class Repl:
                         self._print(repr(value))
             else:
                 exec(source, self.names)
-        except Exception as e:  # noqa: the code's own error goes to the REPL, as on the device
+        except SystemExit:  # MicroPython's REPL answers sys.exit() with a soft reboot
+            self.exited = True
+        except BaseException as e:  # noqa: the code's own error goes to the REPL, as on the device
             sys.print_exception(e, err)
         return _cooked(err.getvalue())
 
@@ -254,5 +278,6 @@ class Repl:
 
 
 def _cooked(text):
-    # What the REPL's stdout does: "\n" goes out as "\r\n".
-    return text.replace("\r\n", "\n").replace("\n", "\r\n").encode()
+    # What the REPL's stdout does: "\n" goes out as "\r\n" (text or bytes in, bytes out).
+    data = text.encode() if type(text) is str else text
+    return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")

@@ -2,10 +2,19 @@
 #
 # File "index", changed only by write-new-then-rename. It is a run of frames
 # (tafel.journal framing, numbered 0, 1, ...): frame 0 is the header
-# (version, the next free game id), every further frame one entry:
+# (version, the next free game id, [the change log: varint epoch, varint
+# changes]), every further frame one entry:
 #   u8 version | varint id | u8 flags | varint journal bytes | varint created
 #   | varint target | varint rounds | varint winners (bit per seat)
 #   | text variant | u8 seats | text per seat        (text = varint length + UTF-8)
+#   | [varint changed: the change number of the write that last changed the game]
+# The bracketed fields came later; an older firmware ignores them and writes
+# none (its index then reads as epoch 0, changed 0: a new epoch is drawn at
+# the next write, and every host's cursor of the old epoch gets every game).
+# `changes` grows by one with each write that puts a game's content (or a
+# rebuilt summary) in; marking exported keeps a game's number. The epoch is
+# drawn afresh whenever the count starts again (no readable header), so a
+# cursor "changed after N" is only ever compared within one count.
 # flags: 1 finished, 2 exported, 4 damaged, 8 deleted (a tombstone, so a cut
 # in the middle of deleting never brings the game back half), 16 lost (its
 # journal is gone from both copies: the summary is all that is left).
@@ -15,8 +24,9 @@
 # journals except the exported flag, which a rebuild sets back to "not
 # exported" (the worst case is exporting a game twice).
 #
-# Only ids, flags, sizes and file offsets stay in RAM (13 bytes a game); an
+# Only ids, flags, sizes, change numbers and file offsets stay in RAM (17 bytes a game); an
 # entry is read from the file when the history screen shows it.
+import os
 import struct
 from array import array
 
@@ -36,8 +46,9 @@ LOST = const(16)  # the journal is gone from both copies: listed, reported once 
 
 class Entry:
     def __init__(self, game_id, flags=0, size=0, created=0, target=0, rounds=0,
-                 winners=0, variant="", players=()):
+                 winners=0, variant="", players=(), changed=None):
         self.id = game_id
+        self.changed = changed  # change number; None: a new change (the write stamps it)
         self.flags = flags
         self.size = size  # bytes of games/<id>.tj when this entry was written
         self.created = created
@@ -89,6 +100,7 @@ def encode(e):
     out.append(len(e.players))
     for name in e.players:
         put_text(out, name)
+    put_varint(out, e.changed or 0)
     return bytes(out)
 
 
@@ -101,27 +113,45 @@ def decode(payload):
     size, created, target, rounds, winners = [r.varint() for _ in range(5)]
     variant = r.text()
     players = tuple(r.text() for _ in range(r.byte()))
-    return Entry(game_id, flags, size, created, target, rounds, winners, variant, players)
+    changed = r.varint() if r.pos < len(payload) else 0
+    return Entry(game_id, flags, size, created, target, rounds, winners, variant, players, changed)
 
 
 def _head(payload):
-    # (id, flags, size) without decoding the rest: what boot needs.
+    # (id, flags, size, changed) without decoding the texts: what boot needs.
     r = _Reader(payload)
     if r.byte() != VERSION:
         raise RecordError("unknown index entry version")
-    return r.varint(), r.byte(), r.varint()
+    head = (r.varint(), r.byte(), r.varint())
+    for _ in range(4):
+        r.varint()
+    r.skip_text()
+    for _ in range(r.byte()):
+        r.skip_text()
+    return head + (r.varint() if r.pos < len(payload) else 0,)
+
+
+def new_epoch():
+    raw = urandom(4)
+    return (raw[0] | raw[1] << 8 | raw[2] << 16 | raw[3] << 24) & 0x0FFFFFFF or 1
+
+
+urandom = os.urandom  # tests that compare flash images byte for byte put a fixed one here
 
 
 class Index:
     def __init__(self, disk):
         self.disk = disk
         self.next_id = 1
+        self.epoch = 0  # 0: no change log yet (an old or no index): the next write draws one
+        self.changes = 0
         self._clear()
 
     def _clear(self):
         self.ids = array("I")
         self.flags = bytearray()
         self.sizes = array("I")
+        self.stamps = array("I")  # per entry: its change number
         self._offsets = array("I")
         self._head_len = self._end = 0  # where entries start and end in the file
 
@@ -156,15 +186,16 @@ class Index:
                 return "index damaged at byte %d" % pos
             try:
                 if seq == 0:
-                    self.next_id = _Reader(got[1]).header()
+                    self.next_id, self.epoch, self.changes = _Reader(got[1]).header()
                     self._head_len = got[2]
                 else:
-                    game_id, flags, jsize = _head(got[1])
+                    game_id, flags, jsize, changed = _head(got[1])
                     if self.ids and game_id <= self.ids[-1]:
                         raise RecordError("ids out of order")
                     self.ids.append(game_id)
                     self.flags.append(flags)
                     self.sizes.append(jsize)
+                    self.stamps.append(changed)
                     self._offsets.append(pos)
             except RecordError:
                 return "index damaged at byte %d" % pos
@@ -208,6 +239,12 @@ class Index:
         order.sort()
         new = Index(self.disk)
         new.next_id = max(next_id, self.next_id)
+        new.epoch = self.epoch or new_epoch()
+        new.changes = self.changes if self.epoch else 0
+        for e in changes.values():
+            if e is not None and e.changed is None:
+                new.changes += 1  # one number for everything this write changes
+                break
         try:
             f = self.disk.open(INDEX, "rb")
         except OSError:
@@ -217,8 +254,9 @@ class Index:
         finally:
             if f is not None:
                 f.close()
-        self.next_id = new.next_id
+        self.next_id, self.epoch, self.changes = new.next_id, new.epoch, new.changes
         self.ids, self.flags, self.sizes, self._offsets = new.ids, new.flags, new.sizes, new._offsets
+        self.stamps = new.stamps
         self._head_len, self._end = new._head_len, new._end
 
     def entries(self, game_ids):
@@ -234,7 +272,7 @@ class Index:
             f.close()
 
     def _frames(self, order, changes, old, f):
-        header = journal.frame(0, _encode_header(self.next_id))
+        header = journal.frame(0, _encode_header(self.next_id, self.epoch, self.changes))
         yield header
         pos = self._head_len = len(header)
         # Entries before the first change keep their bytes and numbers.
@@ -257,24 +295,28 @@ class Index:
                 self.ids.append(old.ids[i])
                 self.flags.append(old.flags[i])
                 self.sizes.append(old.sizes[i])
+                self.stamps.append(old.stamps[i])
                 self._offsets.append(old._offsets[i] - start + pos)
             pos += end - start
         seq = k + 1
         for game_id in order[k:]:
             e = changes.get(game_id)
             if e is not None:
+                if e.changed is None or not old.epoch:
+                    e.changed = self.changes  # a new change, or the first count: from now on
                 payload = encode(e)
-                flags, size = e.flags, e.size
+                flags, size, changed = e.flags, e.size, e.changed
             else:
                 i = old.find(game_id)
                 payload = _payload_at(f, old._offsets[i])
                 if payload is None:
                     continue  # unreadable now: the boot check rebuilds it
-                flags, size = old.flags[i], old.sizes[i]
+                flags, size, changed = old.flags[i], old.sizes[i], old.stamps[i] if old.epoch else 0
             data = journal.frame(seq, payload)
             self.ids.append(game_id)
             self.flags.append(flags)
             self.sizes.append(size)
+            self.stamps.append(changed)
             self._offsets.append(pos)
             pos += len(data)
             seq += 1
@@ -293,9 +335,10 @@ def _payload_at(f, offset):
     return None if got is None else got[1]
 
 
-def _encode_header(next_id):
+def _encode_header(next_id, epoch, changes):
     out = bytearray((VERSION, 0))
-    put_varint(out, next_id)
+    for n in (next_id, epoch, changes):
+        put_varint(out, n)
     return bytes(out)
 
 
@@ -303,4 +346,13 @@ class _Reader(Reader):
     def header(self):
         if self.byte() != VERSION or self.byte() != 0:
             raise RecordError("not an index header")
-        return self.varint()
+        next_id = self.varint()
+        if self.pos >= len(self.data):
+            return next_id, 0, 0  # written by a firmware from before the change log
+        return next_id, self.varint(), self.varint()
+
+    def skip_text(self):
+        size = self.varint()
+        if self.pos + size > len(self.data):
+            raise RecordError("bad name length")
+        self.pos += size

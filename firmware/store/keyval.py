@@ -6,12 +6,12 @@
 # the caller reports it.
 import json
 
-from tafel import journal
+from tafel import game, journal
 
 SETTINGS = "settings"
 ROSTER = "roster"
 MAX_ROSTER = 64
-MAX_NAME = 24
+MAX_NAME = game.MAX_NAME  # characters of a roster name: any may sit at a game
 
 
 def load(disk, name, default):
@@ -38,15 +38,42 @@ def save(disk, name, value):
     disk.write_new(name, journal.frame(0, payload))
 
 
-def clean_roster(names):
-    """The roster as stored: stripped, no blanks, no duplicates (case-blind),
-    names cut to MAX_NAME characters, the first MAX_ROSTER kept."""
+def roster_problem(names):
+    """None for a roster that may be stored as given, else (code, short message): a name that
+    is not printable or longer than game.MAX_NAME (name_bad, name_long, with its place
+    in the list), or more than MAX_ROSTER names once blanks and duplicates are dropped
+    (roster_long). Blanks are no problem: they are dropped."""
+    for i in range(len(names)):
+        name = names[i]
+        if isinstance(name, str) and not name.strip():
+            continue
+        problem = game.name_problem(name)
+        if problem:  # short: an ERR's detail carries 60 characters
+            if problem[0] == "name_bad":
+                why = "control character at position %d" % (game.bad_char(name.strip()) + 1)
+            elif problem[0] == "name_long":
+                why = "over %d characters or 64 bytes" % game.MAX_NAME
+            else:
+                why = "not a name"
+            return problem[0], "name %d: %s" % (i + 1, why)
+    if len(clean_roster(names, MAX_ROSTER + 1)) > MAX_ROSTER:
+        return "roster_long", "more than %d names" % MAX_ROSTER
+    return None
+
+
+def clean_roster(names, most=MAX_ROSTER):
+    """The roster as stored: stripped, no blanks, no duplicates (case-blind), no
+    name a game would refuse (not printable, too long: never cut), the first `most` kept."""
     out = []
     seen = []
     for name in names:
-        name = name.strip()[:MAX_NAME]
+        if game.name_problem(name):
+            continue
+        name = name.strip()
         key = name.lower()
-        if name and key not in seen:
+        if key not in seen:
             out.append(name)
             seen.append(key)
-    return out[:MAX_ROSTER]
+            if len(out) >= most:
+                break
+    return out

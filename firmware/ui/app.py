@@ -38,6 +38,7 @@ class App:
         self.last_key = clock.ticks_ms()
         self.message = None  # (text, until_ms): a short notice over the bottom row
         self.link_active = False  # a laptop's session on the USB serial (link/): a mark in the title row
+        self.usb_seen = self.last_key  # when a USB host was last heard or known present (link/link.py)
         self.wlan = None  # () -> the board's Wi-Fi station (board.wlan), set by main.py / the simulator
         self.restart = None  # () -> reboot, into a new version after an update over Wi-Fi
         self.set_language(settings.get("lang", "de"))
@@ -162,11 +163,14 @@ class App:
 
     def _deep_sleep_due(self, now):
         # settings["deep_sleep"]: minutes without a key, 0 = never; only ever
-        # once the display has gone dark (see ui/settings.py).
+        # once the display has gone dark (see ui/settings.py). A USB host that
+        # talks to the device, or holds its port where the board can tell,
+        # keeps it awake too: nothing on the serial could wake it (usb_seen).
         minutes = self.settings.get("deep_sleep", 30)
         if type(minutes) is not int:
             minutes = 30
-        return minutes > 0 and now - self.last_key >= minutes * 60000 and self.power.can_sleep()
+        quiet = now - max(self.last_key, self.usb_seen)
+        return minutes > 0 and quiet >= minutes * 60000 and self.power.can_sleep()
 
     def wake(self):
         self.asleep = False

@@ -1,4 +1,5 @@
-# Typing a name with multi-tap letters: digits type, * deletes, # takes the name (an empty one is refused).
+# Typing a name with multi-tap letters: digits type, * deletes, # takes the name (a blank or bad one is refused).
+from tafel.game import name_problem
 from ui.screen import Screen
 from ui.t9 import MultiTap
 
@@ -14,11 +15,12 @@ class NameEntry(Screen):
         if k == "#" or k == "PUSH":
             self.tap.commit()
             name = self.tap.text.strip()
-            if name:
+            problem = name_problem(name)  # blank, too long, not printable: the game would refuse it
+            if problem:
+                self.app.notify(self.app.t("err_" + problem[0]))
+            else:
                 self.app.pop()
                 self.on_done(name)
-            else:
-                self.app.notify(self.app.t("err_name_missing"))
             return
         if k == "*" and not self.tap.shown():
             self.app.pop()

@@ -198,6 +198,7 @@ TEXTS = {
     "err_name_missing": "Name fehlt",
     "err_name_long": "Name zu lang",
     "err_name_twice": "Name doppelt",
+    "err_name_bad": "Zeichen ungültig",
     "err_bad_values": "Wert ungültig",
     "err_refused": "Geht nicht",
     # ---- setup: house card values, first dealer, confirmations (ui/setup.py, ui/card_values.py)

@@ -198,6 +198,7 @@ TEXTS = {
     "err_name_missing": "Name missing",
     "err_name_long": "Name too long",
     "err_name_twice": "Name twice",
+    "err_name_bad": "Bad character",
     "err_bad_values": "Bad value",
     "err_refused": "Not possible",
     # ---- setup: house card values, first dealer, confirmations (ui/setup.py, ui/card_values.py)

@@ -14,6 +14,51 @@ MAX_NAME = const(20)  # characters; a name is at most 64 bytes of UTF-8 in a rec
 MAX_TARGET = const(1000000)
 
 
+def bad_char(name):
+    """Position (0-based) of the first character of `name` that is not printable, or -1.
+
+    Not printable: control characters (C0, DEL, C1: NUL, newline, ESC ...), the
+    line and paragraph separators, bidirectional overrides and the BOM."""
+    i = 0
+    for ch in name:
+        c = ord(ch)
+        if c < 0x20 or 0x7F <= c < 0xA0 or c == 0x2028 or c == 0x2029 or 0x202A <= c <= 0x202E \
+                or 0x2066 <= c <= 0x2069 or c == 0xFEFF:
+            return i
+        i += 1
+    return -1
+
+
+def shown(name):
+    """`name` with every character that is not printable escaped (\\x1b, \\u202e): safe to print."""
+    if bad_char(name) < 0:
+        return name
+    out = []
+    for ch in name:
+        if bad_char(ch) < 0:
+            out.append(ch)
+        else:
+            c = ord(ch)
+            out.append(("\\x%02x" if c < 0x100 else "\\u%04x") % c)
+    return "".join(out)
+
+
+def name_problem(name, stored=False):
+    """None for a name a seat (or the roster) may carry, else (code, message) of why not:
+    name_missing, name_long (over MAX_NAME characters or 64 bytes), name_bad (not printable;
+    `stored`: a name read back from a record skips that rule, it was taken before it)."""
+    if not isinstance(name, str) or not name.strip():
+        return "name_missing", "every seat needs a name"
+    name = name.strip()
+    if len(name) > MAX_NAME or len(name.encode()) > 64:
+        return "name_long", "the name '%s' is longer than %d letters" % (shown(name), MAX_NAME)
+    at = -1 if stored else bad_char(name)
+    if at >= 0:
+        return "name_bad", "the name '%s' has a control character (%s) at position %d: only printable " \
+            "characters" % (shown(name), shown(name[at]), at + 1)
+    return None
+
+
 class Round:
     """One round as the table saw it: winner (name or None), hands and scores per seat."""
 
@@ -51,7 +96,9 @@ class Rounds:
 
 
 class Game:
-    def __init__(self, players, variant="standard", target=500, values=None, created=0, game_id=0, dealer=0):
+    def __init__(self, players, variant="standard", target=500, values=None, created=0, game_id=0, dealer=0,
+                 stored=False):
+        # stored: replayed from a record, whose names were taken before the printable rule (kept as they are)
         code = variants.code(variant)
         if code is None:
             raise ScoreError("unknown variant '%s' (standard, penalty, challenge)" % (variant,))
@@ -62,10 +109,9 @@ class Game:
             raise ScoreError("a game needs 2 to 10 seats, not %d" % len(players), "two_names")
         seen = []
         for name in players:
-            if not isinstance(name, str) or not name.strip():
-                raise ScoreError("every seat needs a name", "name_missing")
-            if len(name.strip()) > MAX_NAME or len(name.strip().encode()) > 64:
-                raise ScoreError("the name '%s' is longer than %d letters" % (name.strip(), MAX_NAME), "name_long")
+            problem = name_problem(name, stored)
+            if problem:
+                raise ScoreError(problem[1], problem[0])
             key = name.strip().lower()
             if key in seen:
                 raise ScoreError("the name '%s' is there twice" % name.strip(), "name_twice")
@@ -225,7 +271,7 @@ class Game:
         values = {}
         for rank, points in overrides:
             values[RANKS[rank]] = points
-        return cls(players, variants.NAMES[variant], target, values or None, created, game_id, dealer)
+        return cls(players, variants.NAMES[variant], target, values or None, created, game_id, dealer, True)
 
     # ---- internals ------------------------------------------------------------
     def _check(self, hands, winner, active, won):

@@ -37,6 +37,7 @@ RX_BAD = const(2)  # a block failed its CRC or its header made no sense: the str
 RX_STOPPED = const(3)  # nothing came for RAW_IDLE_MS: the stream is over
 MAX_REPLY = const(1200)  # body bytes of a device -> host frame
 MAX_LINE = const(1700)  # longest line a host should accept (base64 of MAX_REPLY + 7, with margin)
+CLOCK_MAX = const(4102444799)  # the latest CLOCK a device takes (2099-12-31 23:59:59 UTC): years of running stay below 2**32
 
 # Host -> device: requests (each answered by OK or ERR), and ACK (never answered).
 HELLO = const(0x01)
@@ -83,6 +84,7 @@ NAMES = {
 ONE = const(0)
 ALL = const(1)
 SINCE = const(2)
+AFTER = const(3)  # varint epoch, varint N: every game changed after change number N (docs/protocol.md)
 
 # Summary and GAME flags (the index's bits, plus LIVE)
 FINISHED = const(1)
@@ -345,22 +347,45 @@ def parse_done(body):
     return tuple(parse_numbers(body, 3))
 
 
+def done_changes(body):
+    """(epoch, changes) of a DONE frame, None from a firmware without a change log."""
+    r = Body(body)
+    for _ in range(3):
+        r.varint()
+    if r.pos >= len(r.data):
+        return None
+    return r.varint(), r.varint()
+
+
 def parse_numbers(body, count):
     """The first `count` varints of a body (GEND, DONE, EXPORT's OK, ...)."""
     r = Body(body)
     return [r.varint() for _ in range(count)]
 
 
-def format_cursor(game_id, records):
-    return "%d:%d" % (game_id, records)
+def format_cursor(game_id, records, epoch=None, changes=None):
+    """"G:S", or "G:S/N@E" with the device's change log (N changes in epoch E)."""
+    if epoch is None:
+        return "%d:%d" % (game_id, records)
+    return "%d:%d/%d@%d" % (game_id, records, changes, epoch)
 
 
 def parse_cursor(text):
-    """(game id, record count) from "G:S"; raises ValueError."""
-    g, sep, s = text.partition(":")
-    if not sep or not g.isdigit() or not s.isdigit():
-        raise ValueError("a cursor is GAME:RECORDS, e.g. 12:40, not %r" % (text,))
+    """(game id, record count) from "G:S" or "G:S/N@E"; raises ValueError."""
+    head, slash, tail = text.partition("/")
+    g, sep, s = head.partition(":")
+    if not sep or not g.isdigit() or not s.isdigit() or (slash and cursor_changes(tail) is None):
+        raise ValueError("a cursor is GAME:RECORDS or GAME:RECORDS/CHANGES@EPOCH, e.g. 12:40/57@31337, not %r" % (text,))
     return int(g), int(s)
+
+
+def cursor_changes(text):
+    """(epoch, changes) of a cursor "G:S/N@E" (or of its "N@E"), None without them."""
+    tail = text.rpartition("/")[2] if "@" in text else ""
+    n, sep, e = tail.partition("@")
+    if not sep or not n.isdigit() or not e.isdigit():
+        return None
+    return int(e), int(n)
 
 
 def journal_records(files):

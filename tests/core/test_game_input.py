@@ -1,7 +1,8 @@
 # Specification of bad input: each gets a clear ScoreError and leaves the game unchanged.
 import pytest
 
-from tafel import Game, ScoreError
+from tafel import Game, ScoreError, records
+from tafel.game import shown
 
 
 def anna_ben_cleo():
@@ -77,6 +78,30 @@ def test_empty_names():
         Game(["Anna", "  "])
     with pytest.raises(ScoreError, match="name"):
         Game(["Anna", None])
+
+
+def test_names_carry_printable_characters_only():
+    for bad in ("Cleo\x1b[2J", "Ben\x00", "Anna\nBen", "Dora\x7f", "Eva\u202e", "Fr\x85itz"):
+        with pytest.raises(ScoreError) as err:
+            Game(["Anna", bad] if not bad.startswith("Anna") else ["Cleo", bad])
+        assert err.value.code == "name_bad"
+    with pytest.raises(ScoreError, match="position 5") as err:
+        Game(["Anna", "Cleo\x1b[2J"])
+    assert "\\x1b" in str(err.value) and "\x1b" not in str(err.value)  # shown escaped, never raw
+    assert Game(["Gül", "Hanna & Ömer", "Ida-Jo. 2"]).players == ("Gül", "Hanna & Ömer", "Ida-Jo. 2")
+
+
+def test_a_name_longer_than_the_limit_is_refused_saying_the_limit():
+    with pytest.raises(ScoreError, match="20") as err:
+        Game(["Anna", "B" * 21])
+    assert err.value.code == "name_long"
+    assert Game(["Anna", "B" * 20]).players[1] == "B" * 20
+
+
+def test_a_stored_game_with_an_old_control_character_name_is_still_rebuilt():
+    record = records.encode_create(["Anna", "Ben\x07"], 0, 500, (), 0, 1)
+    assert Game.from_record(record).players == ("Anna", "Ben\x07")  # nothing is lost
+    assert shown("Ben\x07") == "Ben\\x07" and shown("Eva\u202e") == "Eva\\u202e" and shown("Gül") == "Gül"
 
 
 def test_names_are_trimmed():

@@ -15,7 +15,7 @@ import pytest
 
 from tafel import CardError, Game, RecordError, ScoreError, card_points, hand_points
 from tafel import journal, records
-from tafel.game import MAX_HAND  # largest hand the core stores (flat u16 array)
+from tafel.game import MAX_HAND, bad_char  # MAX_HAND: largest hand the core stores (flat u16 array)
 
 MAX_NUMBER = 0xFFFFFFFF  # largest number in a record (documented in records.py)
 NAMES = ("Anna", "Ben", "Cleo", "Dieter", "Eva", "Fritz", "Gül", "Hanna & Ömer", "Ida", "Jan")
@@ -522,7 +522,7 @@ def test_a_game_is_rebuilt_from_its_create_record(players, variant, target, valu
     try:
         game = Game(players, variant, target, values or None, created, game_id)
     except ScoreError:
-        assert any(not p.strip() for p in players)  # a blank name: refused, fine
+        assert any(not p.strip() or bad_char(p.strip()) >= 0 for p in players)  # blank, control character: refused
         return
     again = Game.from_record(game.create_record())
     assert (again.players, again.variant, again.target, again.values, again.created, again.game_id) == (

@@ -195,6 +195,19 @@ def test_cursor():
             wire.parse_cursor(bad)
 
 
+def test_cursor_with_the_device_change_log():
+    assert wire.format_cursor(12, 40, 31337, 57) == "12:40/57@31337"
+    assert wire.parse_cursor("12:40/57@31337") == (12, 40)
+    assert wire.cursor_changes("12:40/57@31337") == (31337, 57)
+    assert wire.cursor_changes("12:40") is None
+    assert wire.done_changes(b"\x02\x07\x05") is None  # a firmware without a change log
+    assert wire.done_changes(b"\x02\x07\x05\x09\x03") == (9, 3)
+    assert wire.parse_done(b"\x02\x07\x05\x09\x03") == (2, 7, 5)
+    for bad in ("12:40/", "12:40/57", "12:40/@3", "12:40/5@x", "12:40/57@31337/1"):
+        with pytest.raises(ValueError):
+            wire.parse_cursor(bad)
+
+
 def test_journal_records_of_the_worked_example_give_anna_89():
     payloads, problems = wire.journal_records([worked_example_journal()])
     assert problems == []

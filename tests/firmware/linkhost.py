@@ -168,6 +168,7 @@ class Host:
                 games[game_id][2] = status
             elif kind == wire.DONE:
                 count, g, s = wire.parse_done(body)
+                self.changes = wire.done_changes(body)  # (epoch, changes) of the device's change log
                 assert count == len(games)
                 self.step(50)  # the ACK of DONE goes in
                 return ({k: (v[0], v[1], v[2]) for k, v in games.items()}, (g, s), planned)

@@ -187,7 +187,7 @@ def test_mark_with_sizes_marks_only_what_the_host_has():
     assert wire.parse_numbers(host.ok(wire.MARK, varints(1, 1, size)), 1) == [1]
     more, games = wire.parse_list(host.ok(wire.LIST, varints(0)))
     assert games[0]["exported"] and not games[1]["exported"]
-    assert wire.parse_numbers(host.ok(wire.MARK, varints(2, 1, 2)), 1) == [1]  # without sizes
+    assert wire.parse_numbers(host.ok(wire.MARK, varints(2, 1, 2)), 1) == [0]  # without sizes nor export: no proof
     assert host.err(wire.MARK, varints(21) + b"\x01" * 21) == "bad_request"
     assert host.err(wire.MARK, varints(2, 1, 2, 5)) == "bad_request"  # one size for two games
 
@@ -215,6 +215,55 @@ def test_roster_push_in_parts_and_pull():
     assert pulled == names
     assert host.err(wire.ROSTER_PUSH, roster_body(wire.LAST, ["X"])) == "bad_request"  # no FIRST
     assert dev.app.store.roster == names
+
+
+def refusal(host, kind, body):
+    got, reply = host.request(kind, body)
+    assert got == wire.ERR, "expected ERR, got OK %r" % (reply,)
+    return wire.parse_error(reply)
+
+
+def test_a_roster_with_a_control_character_is_refused_whole_naming_its_place():
+    dev = device()
+    host = session(dev)
+    host.ok(wire.ROSTER_PUSH, roster_body(wire.FIRST | wire.LAST, ["Anna", "Ben"]))
+    for bad in ("Cleo\x1b[2J", "Dora\x00", "Eva\nFritz"):
+        code, detail = refusal(host, wire.ROSTER_PUSH, roster_body(wire.FIRST | wire.LAST, ["Gül", bad]))
+        assert code == "bad_request" and detail.startswith("name 2:") and "control character" in detail
+        assert dev.app.store.roster == ["Anna", "Ben"]  # the stored roster stays as it was
+    code, detail = refusal(host, wire.ROSTER_PUSH, roster_body(wire.FIRST | wire.LAST, ["Cleo\x1b[2J"]))
+    assert "position 5" in detail and "\x1b" not in detail  # escaped in the answer too
+
+
+def test_a_roster_over_the_limits_is_refused_saying_the_limit():
+    dev = device()
+    host = session(dev)
+    host.ok(wire.ROSTER_PUSH, roster_body(wire.FIRST | wire.LAST, ["Anna", "Ben"]))
+    code, detail = refusal(host, wire.ROSTER_PUSH, roster_body(wire.FIRST | wire.LAST, ["Anna", "N" * 21]))
+    assert code == "bad_request" and "name 2" in detail and "20" in detail
+    names = ["P%d" % i for i in range(70)]
+    host.ok(wire.ROSTER_PUSH, roster_body(wire.FIRST, names[:35]))
+    code, detail = refusal(host, wire.ROSTER_PUSH, roster_body(wire.LAST, names[35:]))
+    assert code == "bad_request" and "64" in detail
+    assert dev.app.store.roster == ["Anna", "Ben"]
+    host.ok(wire.ROSTER_PUSH, roster_body(wire.FIRST, names[:32]))
+    host.ok(wire.ROSTER_PUSH, roster_body(wire.LAST, names[32:64] + ["p1", " "]))  # 64 once cleaned
+    assert dev.app.store.roster == names[:64]
+    host.ok(wire.ROSTER_PUSH, roster_body(wire.FIRST | wire.LAST, []))  # what `tafel roster clear` sends
+    assert dev.app.store.roster == []
+
+
+def test_a_clock_the_device_cannot_hold_is_refused_and_info_survives_any_stored_time():
+    dev = device()
+    host = session(dev)
+    code, detail = refusal(host, wire.CLOCK, varints(wire.CLOCK_MAX + 1))
+    assert code == "bad_request" and str(wire.CLOCK_MAX) in detail
+    assert not wire.parse_info(host.ok(wire.INFO))["clock_set"]  # nothing was set
+    host.ok(wire.CLOCK, varints(wire.CLOCK_MAX))
+    dev.clock.set_time(0xFFFFFFFF - 2)  # however a time this late got there
+    host.step(5000)
+    info = wire.parse_info(host.ok(wire.INFO))
+    assert info["clock"] == 0xFFFFFFFF
 
 
 def test_a_repeated_request_is_answered_again_not_done_again():

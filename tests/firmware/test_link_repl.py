@@ -88,3 +88,29 @@ def test_the_launcher_is_told_when_a_session_begins_and_ends():
         assert flag() == b"0"
     finally:
         os.remove(path)
+
+
+def test_garbage_before_during_and_after_a_session_never_stops_the_simulator():
+    # issue 15: b"\x03\x01\xff\x04" raised UnicodeError out of the REPL and ended `tafel sim`.
+    dev, fake = device()
+    noise = bytes(range(256)).replace(b"\x03", b"").replace(b"\x04", b"").replace(b"\n", b"")
+    assert talk(dev, fake, noise * 4) == b""  # before a session: the app ignores what is no line of its own
+    host = Host(dev)
+    host.handshake()
+    host.send(b"\x03\x01\xff\x04" + noise + b"\n")  # during one: bad bytes, a garbage line
+    host.step(100)
+    assert dev.serial.repl is None and dev.link.active
+    assert wire.parse_info(host.ok(wire.INFO))["games"] == 0
+    host.ok(wire.BYE)
+    got = talk(dev, fake, b"\x03\x01\xff\x04")  # after it: the REPL runs bytes that are no text
+    assert b"OK\x04Traceback (most recent call last):\r\n" in got  # what MicroPython makes of it
+    assert got.endswith(b"NameError: name '\xff' isn't defined\r\n\x04>"), got
+    got = talk(dev, fake, b"raise SystemExit\x04")  # sys.exit() in the raw REPL: it stays there, reset
+    assert got == b"OK\x04\x04>"
+    got = talk(dev, fake, b"\x02" + noise + b"\r")  # at the friendly prompt: an error and the prompt again
+    assert b"Error" in got and got.endswith(b"\r\n>>> "), got
+    assert talk(dev, fake, b"raise KeyboardInterrupt\r").endswith(b"KeyboardInterrupt: \r\n>>> ")
+    assert talk(dev, fake, b"import sys\rsys.exit()\r", 200).endswith(b"MPY: soft reboot\r\n")
+    assert dev.serial.repl is None  # the soft reboot MicroPython's REPL does: the app runs again
+    assert Host(dev).handshake()["id"] == "sim-test"
+    assert dev.errors == []

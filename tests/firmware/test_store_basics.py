@@ -201,6 +201,21 @@ def test_settings_and_roster_round_trip():
     assert store.roster == ["Anna", "Ben", "Gül", "Hanna & Ömer"]
 
 
+def test_the_roster_keeps_only_names_a_game_takes_and_says_why_not():
+    from store import keyval
+
+    assert keyval.roster_problem(["Anna", " ", "Ben"]) is None  # blanks are dropped, no problem
+    assert keyval.roster_problem(["Anna", "Cleo\x1b[2J"])[0] == "name_bad"
+    code, text = keyval.roster_problem(["Anna", "Ben", "X" * 30])
+    assert code == "name_long" and text.startswith("name 3:") and "20" in text
+    code, text = keyval.roster_problem(["P%d" % i for i in range(70)])
+    assert code == "roster_long" and "64" in text
+    assert keyval.roster_problem(["P%d" % i for i in range(64)] + ["p0", "P1"]) is None  # 64 once cleaned
+    # What the store keeps: a name that is not printable or too long is dropped, never cut or kept raw.
+    assert keyval.clean_roster(["Anna", "Ben\x00", "X" * 21, "Cleo"]) == ["Anna", "Cleo"]
+    assert len(keyval.clean_roster(["P%d" % i for i in range(70)])) == keyval.MAX_ROSTER
+
+
 def test_a_data_folder_beside_other_files():
     # On the device the app's own files share the file system with /data and /twin.
     dev = FlashDev(blocks=128)

@@ -367,6 +367,16 @@ def test_an_empty_name_in_english():
     assert dev.screen()[-1] == "Name missing"
 
 
+def test_a_name_with_a_control_character_is_refused_and_stays():
+    dev = device()
+    dev.play("1 D D " + ADD_NAME)
+    dev.app.screen.tap.text = "Cleo\x1b"  # the keys cannot type one; the check holds all the same
+    dev.play("#")
+    assert dev.screen()[0] == "Name" and dev.screen()[-1] == "Zeichen ungültig"
+    dev.play("* * * * * " + BEN)  # its five characters deleted, a good name typed
+    assert dev.app.screen.names == ["Ben"]
+
+
 # ---- the colour board -------------------------------------------------------------------
 
 

@@ -216,6 +216,8 @@ class FakeDevice:
             g, s = r.varint(), r.varint()
             ids = [i for i in ids if i > g or (i == g and self.records(i) > s)
                    or (i < g and (self.games[i]["live"] or not self.games[i]["exported"]))]
+        elif mode != wire.ALL:  # as a firmware without a change log: no AFTER
+            raise wire.WireError("bad_request", "mode %d" % mode)
         frames = []
         for game_id in ids:
             files = self.games[game_id]["files"]

@@ -115,7 +115,7 @@ def test_mpremote_lists_files_while_the_app_serves_the_link(tmp_path, monkeypatc
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         assert "main.py" in done.stdout
-        assert main(["info", "--port", device.port]) == 3  # Ctrl-C stopped the app: the REPL is there now
-        assert "the MicroPython REPL answered" in capsys.readouterr().err
+        assert main(["info", "--port", device.port]) == 4  # Ctrl-C stopped the app: the REPL is there now
+        assert "the device is at the MicroPython prompt" in capsys.readouterr().err
     finally:
         device.close()

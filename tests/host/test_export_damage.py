@@ -130,7 +130,7 @@ def test_a_mark_that_keeps_failing_exits_1_and_the_next_since_loses_nothing(data
         first = tmp_path / "first.json"
         assert main(["export", "--port", dev.url, "-o", str(first)]) == 1
         err = capsys.readouterr().err
-        assert "first.json is written, but marking its games exported on the device failed" in err
+        assert "first.json is written with 2 games, but marking them exported on the device failed" in err
         assert "the device says busy" in err and "tafel export --since" in err
         assert [g["id"] for g in json.loads(first.read_text())["games"]] == [1, 2]
         assert [name for name, _ in dev.log].count("mark") == 1 + link_client.BUSY_TRIES

@@ -186,3 +186,181 @@ def test_a_file_that_is_not_a_database_is_reported(tmp_path):
     bad.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(HistoryError, match="cannot use"):
         History(bad)
+
+
+# -- a history that trusts only records: forged files are refused, nothing changes --
+
+def forged(change, games=None):
+    """An export of the worked example and the comeback game, then `change(doc)` applied."""
+    out = json.loads(json.dumps(doc(games or [worked_example(), comeback_game()])))
+    change(out)
+    return out
+
+
+def refused(tmp_path, bad, field):
+    path = tmp_path / "h.sqlite3"
+    with History(path) as hist:
+        hist.import_doc(doc([worked_example()]))
+    before = snapshot(path)
+    with History(path) as hist:
+        with pytest.raises(history.ImportRefused, match='game %d: "%s"' % (bad["games"][-1]["id"], field)):
+            hist.import_doc(bad)
+    assert snapshot(path) == before
+    return path
+
+
+def set_totals(d):
+    d["games"][1]["totals"] = [999, 0, 200]
+
+
+def set_winner(d):
+    d["games"][1]["winners"] = ["Anna"]
+
+
+def set_hand(d):
+    d["games"][1]["rounds"][0]["hands"][2] = 61  # Ben's round is worth 101 now
+
+
+def set_finished(d):
+    d["games"][1]["finished"] = False
+
+
+@pytest.mark.parametrize("change, field", [(set_totals, "totals"), (set_winner, "winners"), (set_hand, "rounds"),
+                                           (set_finished, "finished")])
+def test_a_forged_derived_field_is_refused_naming_game_and_field(tmp_path, change, field):
+    refused(tmp_path, forged(change), field)
+
+
+@pytest.mark.parametrize("change, field", [(set_totals, "totals"), (set_winner, "winners"), (set_hand, "rounds")])
+def test_an_export_without_journal_is_checked_against_its_rounds(tmp_path, change, field):
+    def old_style(d):
+        for game in d["games"]:
+            del game["journal"]
+        change(d)
+
+    refused(tmp_path, forged(old_style), field)
+    with History(tmp_path / "h2.sqlite3") as hist:  # the same file unforged is taken
+        assert hist.import_doc(forged(lambda d: [g.pop("journal") for g in d["games"]]))["added"] == 2
+
+
+def test_a_journal_that_does_not_rebuild_is_refused(tmp_path):
+    def cut(d):
+        d["games"][1]["journal"] = d["games"][1]["journal"][:-8]
+
+    with History(tmp_path / "h.sqlite3") as hist:
+        with pytest.raises(history.ImportRefused, match="game 2: its journal holds records that do not replay"):
+            hist.import_doc(forged(cut))
+        with pytest.raises(history.ImportRefused, match="game 2: its \"journal\" is not base64"):
+            hist.import_doc(forged(lambda d: d["games"][1].update(journal="not base64!")))
+        assert hist.counts()["games"] == 0
+
+
+def test_a_forged_copy_with_more_records_does_not_replace_the_genuine_one(tmp_path):
+    _, longer = play([("Anna", {"Ben": [7, 9, 20], "Cleo": [50, 3]}), ("Ben", {"Anna": 10, "Cleo": 5})])
+    path = tmp_path / "h.sqlite3"
+    with History(path) as hist:
+        hist.import_doc(doc([worked_example()]))
+    before = snapshot(path)
+
+    def more_records(d):  # claims a longer game: the derived fields and the count, not the records
+        d["games"][0]["records"] = 9
+        d["games"][0]["totals"] = [89, 500, 0]
+        d["games"][0]["finished"], d["games"][0]["winners"] = True, ["Ben"]
+
+    with History(path) as hist:
+        with pytest.raises(history.ImportRefused, match="game 1"):
+            hist.import_doc(forged(more_records, [worked_example()]))
+        # a journal of another game 1 with more records: valid, but the stored one is not its beginning
+        _, other = play([("Ben", {"Anna": 3, "Cleo": 4}), ("Ben", {"Anna": 1, "Cleo": 1})])
+        with pytest.raises(history.ImportRefused, match="neither is the beginning of the other"):
+            hist.import_doc(doc([(None, other)]))
+    assert snapshot(path) == before
+    with History(path) as hist:  # the genuine continuation is taken
+        assert hist.import_doc(doc([(None, longer)])) == {"added": 0, "updated": 1, "unchanged": 0}
+        (game,) = hist.games()
+        assert game["totals"] == [89, 15, 0] and game["records"] == 3
+
+
+def test_the_genuine_export_imports_after_a_refused_forgery(tmp_path, capsys):
+    db = str(tmp_path / "h.sqlite3")
+    (tmp_path / "forged.json").write_text(json.dumps(forged(set_winner)))
+    (tmp_path / "good.json").write_text(json.dumps(doc([worked_example(), comeback_game()])))
+    assert main(["history", "import", str(tmp_path / "good.json"), str(tmp_path / "forged.json"), "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert "forged.json: device dev-a, game 2: \"winners\" is ['Anna'] in the file but ['Cleo']" in err
+    assert "nothing imported" in err
+    assert snapshot(db) == {"games": [], "seats": [], "rounds": []}  # the good file went back too: one transaction
+    assert main(["history", "import", str(tmp_path / "good.json"), "--db", db]) == 0
+    assert "good.json: 2 new, 0 updated, 0 already there" in capsys.readouterr().out
+    with History(db) as hist:
+        assert [g["winners"] for g in hist.games()] == [[], ["Cleo"]]
+
+
+def test_an_unchecked_forgery_from_an_older_tafel_gives_way_to_the_proving_copy(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    with History(path) as hist:  # what an older tafel stored without checking: a forged hand, no journal
+        bad = forged(lambda d: (d["games"][0].pop("journal"), d["games"][0]["rounds"][0]["hands"].__setitem__(1, 99)),
+                     [worked_example()])
+        hist._import_game("dev-a", bad["games"][0], 100)
+        hist.db.commit()
+        assert hist.import_doc(doc([worked_example()])) == {"added": 0, "updated": 1, "unchanged": 0}
+        assert hist.games()[0]["rounds"][0]["hands"] == [0, 36, 53]
+
+
+def test_statistics_see_only_rebuilt_games(tmp_path):
+    def extra(d):  # fields the history does not check are not carried into it either
+        d["games"][0]["comeback"] = 204
+
+    with History(tmp_path / "h.sqlite3") as hist:
+        hist.import_doc(forged(extra, [worked_example()]))
+        (game,) = hist.games()
+        assert "comeback" not in game and game["totals"] == [89, 0, 0]
+
+
+def test_counts_are_said_in_the_singular_for_one(tmp_path, capsys):
+    db = str(tmp_path / "h.sqlite3")
+    with History(db) as hist:
+        hist.import_doc(doc([worked_example()]))
+    assert main(["history", "--db", db]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "1 game (0 finished), 1 round, 1 evening"
+
+
+def genuine_games():
+    yield worked_example()
+    yield comeback_game()
+    yield play([(None, {"Anna": 10, "Ben": 5, "Cleo": 7}), ("Anna", {"Ben": 30, "Cleo": 2})],
+               variant="penalty", target=100, finish=True, game_id=3)
+    yield play([("Ben", {"Anna": 120, "Cleo": 5}), ("Ben", {"Cleo": 9}), ("Cleo", {"Ben": 99})],
+               variant="challenge", target=100, game_id=4)
+    yield play([("Anna", {"Ben": 1, "Cleo": 2})], values={"swap": 50, "7": 10}, created=0, game_id=5)
+
+
+@pytest.mark.parametrize("with_journal", [True, False])
+def test_every_genuine_game_proves_itself_with_or_without_its_journal(with_journal):
+    from tafel_host import verify
+
+    for game in doc(list(genuine_games()))["games"]:
+        game = json.loads(json.dumps(game))
+        if not with_journal:
+            del game["journal"]
+        assert verify.proven(game) == game
+
+
+def test_an_edited_game_is_proven_from_its_journal_and_a_later_copy_continues_it(tmp_path):
+    from tafel import journal
+    from tafel.game import Game
+
+    game = Game(("Anna", "Ben"), "standard", 500, None, EVENING, 7)
+    payloads = [game.create_record()]
+    for rec in (game.round_record({"Ben": 10}, "Anna"), game.round_record({"Anna": 4}, "Ben")):
+        payloads.append(rec)
+        game.apply(rec)
+    early = b"".join(journal.frame(s, p) for s, p in enumerate(payloads))
+    payloads.append(game.edit_record(0, {"Ben": 40}, "Anna"))
+    game.apply(payloads[-1])
+    late = b"".join(journal.frame(s, p) for s, p in enumerate(payloads))
+    with History(tmp_path / "h.sqlite3") as hist:
+        hist.import_doc(doc([(None, early)]))
+        assert hist.import_doc(doc([(None, late)])) == {"added": 0, "updated": 1, "unchanged": 0}
+        assert hist.import_doc(doc([(None, early)])) == {"added": 0, "updated": 0, "unchanged": 1}
+        assert hist.games()[0]["totals"] == [40, 4]

@@ -158,7 +158,7 @@ class Listener:
 def test_no_tafel_and_a_bare_repl_are_told_apart():
     with pytest.raises(NoAnswer, match="no answer"):
         Link.open(Listener().url, timeouts=FAST)
-    with pytest.raises(NoAnswer, match="REPL answered"):
+    with pytest.raises(NoAnswer, match="at the MicroPython prompt"):
         Link.open(Listener(b"\r\n>>> \r\n").url, timeouts=FAST)
 
 
