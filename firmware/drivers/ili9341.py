@@ -41,8 +41,7 @@
 import framebuf
 from tafel.compat import const
 
-from drivers.lcd565 import (COLMOD, COLMOD_16BIT, DISPON, INVOFF, INVON, MADCTL as _MADCTL, NORON, SLPOUT, Lcd565,
-                            spi_bus, spi_reset, spi_write_cmd, spi_write_data)
+from drivers.lcd565 import Lcd565, spi_bus, spi_reset, spi_write_cmd, spi_write_data
 
 # MADCTL per rotation (quarter turns clockwise from the module's portrait, pins at the top):
 # MY 0x80, MX 0x40, MV 0x20 (row/column exchange), BGR 0x08 added by `bgr`.
@@ -121,18 +120,7 @@ class ILI9341(Lcd565):
             self._cmd(_INIT[i])
             self.write_data(init[i + 2:i + 2 + n])
             i += 2 + n
-        self._cmd(SLPOUT)
-        self.sleep_ms(120)  # the supply settles; SLPIN is refused before that
-        self._cmd1(COLMOD, COLMOD_16BIT)
-        self._cmd1(_MADCTL, MADCTL[self.rotation] | (_BGR if self.bgr else 0))
-        self._cmd(INVON if self.invert_colours else INVOFF)
-        self._cmd(NORON)
-        self.fill(0)
-        self._clear_panel()  # the controller's RAM powers up with noise
-        self.show()
-        self._cmd(DISPON)
-        self.asleep = False
-        self._backlight(self.level)
+        self.power_up(MADCTL[self.rotation] | (_BGR if self.bgr else 0))
 
     # ---- drawing ------------------------------------------------------------------
     def show_pages(self, mask):

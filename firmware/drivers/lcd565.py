@@ -167,6 +167,22 @@ class Lcd565(framebuf.FrameBuffer):
         # An IPS glass inverts by itself: INVON is its normal state there.
         self._cmd(INVOFF if on == self.invert_colours else INVON)
 
+    def power_up(self, madctl):
+        """Out of sleep into a cleared, lit picture: what both controllers do after their own set-up
+        (`madctl`: the memory access byte for the rotation, with the controller's colour order)."""
+        self._cmd(SLPOUT)
+        self.sleep_ms(120)  # the panel's supply settles; SLPIN is refused before that
+        self._cmd1(COLMOD, COLMOD_16BIT)
+        self._cmd1(MADCTL, madctl)
+        self._cmd(INVON if self.invert_colours else INVOFF)
+        self._cmd(NORON)
+        self.fill(0)
+        self._clear_panel()  # the controller's RAM powers up with noise
+        self.show()
+        self._cmd(DISPON)
+        self.asleep = False
+        self._backlight(self.level)
+
     def show(self):
         """Send the whole picture."""
         self.show_pages(self._all_pages)
@@ -200,21 +216,20 @@ def spi_reset(lcd):
     lcd.sleep_ms(120)  # reset done; SLPOUT is refused for 120 ms
 
 
-def spi_write_cmd(lcd, buf):
+def _spi_write(lcd, dc, buf):
+    # One transfer with the D/C line at `dc` (0: a command, 1: its data), framed by CS where there is one.
     cs = lcd.cs
-    lcd.dc(0)
+    lcd.dc(dc)
     if cs is not None:
         cs(0)
     lcd.spi.write(buf)
     if cs is not None:
         cs(1)
+
+
+def spi_write_cmd(lcd, buf):
+    _spi_write(lcd, 0, buf)
 
 
 def spi_write_data(lcd, buf):
-    cs = lcd.cs
-    lcd.dc(1)
-    if cs is not None:
-        cs(0)
-    lcd.spi.write(buf)
-    if cs is not None:
-        cs(1)
+    _spi_write(lcd, 1, buf)

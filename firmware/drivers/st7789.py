@@ -43,8 +43,7 @@
 import framebuf
 from tafel.compat import const
 
-from drivers.lcd565 import (COLMOD, COLMOD_16BIT, DISPON, INVOFF, INVON, MADCTL as _MADCTL, NORON, SLPOUT, Lcd565,
-                            spi_bus, spi_reset, spi_write_cmd, spi_write_data)
+from drivers.lcd565 import Lcd565, spi_bus, spi_reset, spi_write_cmd, spi_write_data
 from drivers.lcd565 import rgb565, swap16  # noqa: F401  (this module's API before the split)
 
 # MADCTL per rotation (quarter turns clockwise from the panel's portrait):
@@ -112,18 +111,7 @@ class ST7789(Lcd565):
     # ---- set-up -------------------------------------------------------------------
     def init_display(self):
         self.reset()
-        self._cmd(SLPOUT)
-        self.sleep_ms(120)  # the panel's supply settles; SLPIN is refused before that
-        self._cmd1(COLMOD, COLMOD_16BIT)
-        self._cmd1(_MADCTL, MADCTL[self.rotation])
-        self._cmd(INVON if self.invert_colours else INVOFF)
-        self._cmd(NORON)
-        self.fill(0)
-        self._clear_panel()  # the controller's RAM powers up with noise
-        self.show()
-        self._cmd(DISPON)
-        self.asleep = False
-        self._backlight(self.level)
+        self.power_up(MADCTL[self.rotation])
 
     # ---- drawing ------------------------------------------------------------------
     def show_pages(self, mask):
