@@ -52,11 +52,12 @@ def main():
     deploy = Path(tempfile.mkdtemp(prefix="tafel-speed-"))
     data = Path(tempfile.mkdtemp(prefix="tafel-speed-data-"))
     try:
-        # The flash's root as the image's device has it: bootsel.py beside the frozen app; the bench's helper.
+        # The flash's root as the image's device has it: bootsel.py and main.py beside the frozen app; the bench's helper.
         subprocess.run([mpy_cross, "-s", "bootsel.py", "-o", str(deploy / "bootsel.mpy"),
                         str(ROOT / "firmware" / "bootsel.py")], check=True)
         subprocess.run([mpy_cross, "-s", "_bench_game.py", "-o", str(deploy / "_bench_game.mpy"),
                         str(ROOT / "bench" / "mpy" / "firmware_game.py")], check=True)
+        shutil.copy(ROOT / "firmware" / "main.py", deploy / "main.py")  # stays source on the flash's root: not frozen
         env = dict(os.environ, TAFEL_HEAP_GROWTH="1048576")  # room for the simulator beside the device's heap
         cmd = [str(build), "-X", "heapsize=57344", "-m", "_bench_game", str(deploy), str(data), str(PROFILE)]
         out = subprocess.run(cmd + ["prepare"], capture_output=True, text=True, cwd=deploy, env=env, timeout=300)
