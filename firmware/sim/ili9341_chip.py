@@ -12,26 +12,13 @@
 #     and the BGR bit; without them the picture comes out mirrored, red and
 #     blue swapped;
 #   - a TN panel: true colours with the inversion off (INVOFF).
-from sim.st7789_chip import ChipError, ST7789Chip  # noqa: F401  (ChipError: this module's API too)
+from sim.st7789_chip import DCS_ARGS, ChipError, ST7789Chip  # noqa: F401  (ChipError: this module's API too)
 
-_ARGS = {
-    0x00: 0,  # NOP
-    0x01: 0,  # SWRESET
-    0x10: 0, 0x11: 0,  # SLPIN, SLPOUT
-    0x12: 0, 0x13: 0,  # PTLON, NORON
-    0x20: 0, 0x21: 0,  # INVOFF, INVON
-    0x26: 1,  # GAMSET
-    0x28: 0, 0x29: 0,  # DISPOFF, DISPON
-    0x2A: 4, 0x2B: 4,  # CASET, PASET
-    0x2C: 0, 0x3C: 0,  # RAMWR, RAMWRC
-    0x30: 4,  # PTLAR
+# Parameter bytes of the commands taken: the shared MIPI DCS ones and the ILI9341's own.
+_ARGS = dict(DCS_ARGS)
+_ARGS.update({
     0x33: 6,  # VSCRDEF
-    0x34: 0, 0x35: 1,  # TEOFF, TEON
-    0x36: 1,  # MADCTL
-    0x37: 2,  # VSCRSADD
-    0x38: 0, 0x39: 0,  # IDMOFF, IDMON
-    0x3A: 1,  # COLMOD (PIXSET)
-    0x51: 1, 0x53: 1, 0x55: 1, 0x5E: 1,  # brightness and CABC (need a CABC backlight; recorded)
+    0x5E: 1,  # CABC minimum brightness (needs a CABC backlight; recorded)
     0xB0: 1,  # RGB interface signal control
     0xB1: 2, 0xB2: 2, 0xB3: 2,  # frame rate control: normal, idle, partial
     0xB4: 1,  # display inversion control
@@ -47,7 +34,7 @@ _ARGS = {
     0xF2: 1,  # enable three-gamma
     0xF6: 3,  # interface control
     0xF7: 1,  # pump ratio control
-}
+})
 
 
 class ILI9341Chip(ST7789Chip):

@@ -31,7 +31,8 @@ RAM_W = 240  # columns
 RAM_H = 320  # rows
 
 # Parameter bytes of the commands taken; RAMWR/RAMWRC take pixels until the next command.
-_ARGS = {
+# The MIPI DCS commands both controllers share (sim/ili9341_chip.py adds its own to them):
+DCS_ARGS = {
     0x00: 0,  # NOP
     0x01: 0,  # SWRESET
     0x10: 0, 0x11: 0,  # SLPIN, SLPOUT
@@ -39,7 +40,7 @@ _ARGS = {
     0x20: 0, 0x21: 0,  # INVOFF, INVON
     0x26: 1,  # GAMSET
     0x28: 0, 0x29: 0,  # DISPOFF, DISPON
-    0x2A: 4, 0x2B: 4,  # CASET, RASET
+    0x2A: 4, 0x2B: 4,  # CASET, RASET (the ILI9341's PASET)
     0x2C: 0, 0x3C: 0,  # RAMWR, RAMWRC
     0x30: 4,  # PTLAR
     0x34: 0, 0x35: 1,  # TEOFF, TEON
@@ -48,6 +49,9 @@ _ARGS = {
     0x38: 0, 0x39: 0,  # IDMOFF, IDMON
     0x3A: 1,  # COLMOD
     0x51: 1, 0x53: 1, 0x55: 1,  # brightness (needs a CABC backlight; recorded)
+}
+_ARGS = dict(DCS_ARGS)
+_ARGS.update({  # the ST7789's own
     0xB0: 2,  # RAMCTRL
     0xB2: 5,  # PORCTRL
     0xB7: 1,  # GCTRL
@@ -55,7 +59,7 @@ _ARGS = {
     0xC0: 1, 0xC2: 2, 0xC3: 1, 0xC4: 1, 0xC6: 1,  # LCMCTRL, VDVVRHEN, VRHS, VDVS, FRCTRL2
     0xD0: 2,  # PWCTRL1
     0xE0: 14, 0xE1: 14,  # PVGAMCTRL, NVGAMCTRL
-}
+})
 _RAMWR = 0x2C
 _RAMWRC = 0x3C
 
