@@ -132,14 +132,16 @@ def _listing(store):
 
 
 def _listdir(disk, folder):
-    # The folder's files; a write-new-then-rename cut short (*.new) is removed on the way.
-    out = []
-    for fname, size in disk.listdir(folder):
+    # The folder's files, walked rather than listed (games/ holds every game);
+    # a write-new-then-rename cut short (*.new) is removed after the walk.
+    left = []
+    for fname, size in disk.files(folder):
         if fname.endswith(".new"):
-            disk.remove(folder + "/" + fname)
+            left.append(fname)
         else:
-            out.append((fname, size))
-    return out
+            yield fname, size
+    for fname in left:
+        disk.remove(folder + "/" + fname)
 
 
 def _finish_deletions(store, closed, live):

@@ -40,16 +40,25 @@ class Disk:
             return False
 
     def listdir(self, rel):
-        """[(name, size)] of the files in a folder; [] if it does not exist."""
+        """[(name, size)] of the files in a folder; [] if it does not exist.
+        A list: the caller may remove files while it goes through it."""
+        return list(self.files(rel))
+
+    def files(self, rel):
+        """Yields (name, size) of the files in a folder, none if it does not
+        exist: for a large folder (games/), one entry in RAM at a time. Remove
+        nothing in the folder until the walk is over."""
         try:
-            found = [e for e in self._os.ilistdir(self.path(rel)) if e[1] == 0x8000]
+            found = self._os.ilistdir(self.path(rel))
         except OSError as err:
             if err.errno == _ENOENT:
-                return []
+                return
             raise
         prefix = rel + "/" if rel else ""
-        # LittleFS gives the size; the unix port's host folders (VfsPosix) do not.
-        return [(e[0], e[3] if len(e) > 3 else self.size(prefix + e[0])) for e in found]
+        for e in found:
+            if e[1] == 0x8000:
+                # LittleFS gives the size; the unix port's host folders (VfsPosix) do not.
+                yield e[0], e[3] if len(e) > 3 else self.size(prefix + e[0])
 
     def entries(self, rel):
         """[(name, kind)] in a folder, kind 0x4000 for a folder, 0x8000 for a file; [] if it does not exist."""

@@ -226,9 +226,24 @@ class Index:
             f.close()
         return None if payload is None else decode(payload)
 
+    def add_flag(self, game_ids, flag, next_id, unless=0):
+        """Sets `flag` on the listed games' entries (those there are): their
+        bytes are copied with the flags byte changed, never decoded, so
+        marking a hundred games costs no more RAM than marking one. The
+        games' change numbers stay (a flag is not a change of the game).
+        Entries that have a flag of `unless` are left as they are."""
+        changes = {}
+        for game_id in game_ids:
+            i = self.find(game_id)
+            if i >= 0 and not self.flags[i] & (flag | unless):
+                changes[game_id] = flag
+        if changes:
+            self.write(changes, next_id)
+        return len(changes)
+
     def write(self, changes, next_id):
-        """Rewrites the index: `changes` maps id -> Entry (new or replacing)
-        or None (drop it). Entries stay in id order; the unchanged ones are
+        """Rewrites the index: `changes` maps id -> Entry (new or replacing),
+        None (drop it) or a flag to add to the entry as it is (add_flag). Entries stay in id order; the unchanged ones are
         copied as they are (the run before the first change as raw bytes,
         the rest one at a time), so RAM use does not grow with the number of
         games and the usual change, the newest game, costs a plain copy."""
@@ -242,7 +257,7 @@ class Index:
         new.epoch = self.epoch or new_epoch()
         new.changes = self.changes if self.epoch else 0
         for e in changes.values():
-            if e is not None and e.changed is None:
+            if e is not None and not isinstance(e, int) and e.changed is None:
                 new.changes += 1  # one number for everything this write changes
                 break
         try:
@@ -301,7 +316,14 @@ class Index:
         seq = k + 1
         for game_id in order[k:]:
             e = changes.get(game_id)
-            if e is not None:
+            if isinstance(e, int):  # a flag added to the entry's own bytes
+                i = old.find(game_id)
+                payload = _payload_at(f, old._offsets[i])
+                if payload is None:
+                    continue  # unreadable now: the boot check rebuilds it
+                payload = _with_flag(payload, e)
+                flags, size, changed = payload[_flags_at(payload)], old.sizes[i], old.stamps[i] if old.epoch else 0
+            elif e is not None:
                 if e.changed is None or not old.epoch:
                     e.changed = self.changes  # a new change, or the first count: from now on
                 payload = encode(e)
@@ -333,6 +355,20 @@ def _payload_at(f, offset):
     size = struct.unpack_from("<H", head)[0]
     got = journal.read_frame(head + f.read(size + 4))
     return None if got is None else got[1]
+
+
+def _flags_at(payload):
+    # The flags byte's place: after the version byte and the id's varint.
+    pos = 1
+    while payload[pos] & 0x80:
+        pos += 1
+    return pos + 1
+
+
+def _with_flag(payload, flag):
+    out = bytearray(payload)
+    out[_flags_at(out)] |= flag
+    return out
 
 
 def _encode_header(next_id, epoch, changes):

@@ -241,16 +241,8 @@ class Store:
     def mark_exported(self, game_ids):
         """Flags put-away games as exported (after the host confirmed). The
         running game is left: it still changes."""
-        changes = {}
-        for game_id in game_ids:
-            if self.live is not None and self.live.game_id == game_id:
-                continue
-            e = self.index.entry(game_id)
-            if e is not None and not e.flags & ix.DELETED:
-                e.flags |= ix.EXPORTED
-                changes[game_id] = e
-        if changes:
-            self.index.write(changes, self.next_game_id())
+        running = self.live.game_id if self.live is not None else None
+        self.index.add_flag([i for i in game_ids if i != running], ix.EXPORTED, self.next_game_id(), ix.DELETED)
 
     def delete_game(self, game_id):
         """Removes a game: only ever for an explicit user choice (or, through

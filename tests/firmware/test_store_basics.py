@@ -189,6 +189,37 @@ def test_exported_flag_and_pruning_only_exported_finished_games():
     assert store.history() == [live, ids[3], ids[2]]
 
 
+def test_marking_exported_changes_only_the_flag_and_writes_nothing_twice():
+    dev, store, _ = boot()
+    ids = []
+    for n in range(5):
+        game_id, game = _start(store, players=("Anna", "Ben", "Cleo %d" % n), when=n)
+        _play(store, game_id, game, n + 2)
+        ids.append(game_id)
+    _start(store)  # puts the fifth away
+    store.delete_game(ids[4])  # a deleted game is not brought back by marking it
+    idx = store.index
+    before = dict((e.id, e) for e in idx.entries(ids[:4]))
+    stamps, changes = [idx.stamps[idx.find(i)] for i in ids[:4]], idx.changes
+    store.mark_exported(ids)
+    after = dict((e.id, e) for e in idx.entries(ids[:4]))
+    for i in ids[:4]:
+        a, b = before[i], after[i]
+        assert b.flags == a.flags | 2  # ix.EXPORTED, nothing else
+        assert (b.size, b.created, b.rounds, b.winner_mask, b.target, b.variant, b.players, b.changed) == \
+            (a.size, a.created, a.rounds, a.winner_mask, a.target, a.variant, a.players, a.changed)
+    assert [idx.stamps[idx.find(i)] for i in ids[:4]] == stamps and idx.changes == changes
+    assert idx.find(ids[4]) < 0 and ids[4] not in store.history()
+    with store.disk.open("index", "rb") as f:
+        image = f.read()
+    assert idx.add_flag(ids, 2, store.next_game_id()) == 0  # all marked already: no write
+    with store.disk.open("index", "rb") as f:
+        assert f.read() == image
+    store, _ = _reboot(dev)
+    assert [store.summary(i).exported for i in ids[:4]] == [True] * 4
+    assert [store.summary(i).players[2] for i in ids[:4]] == ["Cleo %d" % n for n in range(4)]
+
+
 def test_settings_and_roster_round_trip():
     dev, store, _ = boot()
     assert store.settings == {} and store.roster == []
