@@ -54,6 +54,9 @@ REPL_HINT = ("the device is at the MicroPython prompt: the Tafel app is not runn
 _REPL_SIGNS = (b">>>", b"Traceback (most recent call last)", b"MicroPython", b"raw REPL", b"MPY: soft reboot")
 
 
+CTRL_B = b"\x02"  # MicroPython's raw REPL: back to the friendly one
+
+
 def at_repl(text):
     """True when bytes the port brought are MicroPython's REPL talking (a prompt, a traceback, its banner)."""
     return any(sign in text for sign in _REPL_SIGNS)
@@ -173,17 +176,23 @@ class Link:
     def handshake(self, tries=TRIES):
         """Start (or restart) a session; sets self.hello. A garbled answer is asked again (up to
         `tries` times); a REPL that answers instead raises AtRepl, silence NoAnswer."""
-        seen, garbled, repl = [], None, False
+        seen, garbled, repl, silent = [], None, False, False
         for _ in range(tries):
             # "\r\n": the app strips the "\r"; MicroPython's friendly prompt takes the "\r" as Enter,
             # runs "TAFEL?" and answers with a traceback and ">>> ", so a REPL always shows itself.
-            self._write(b"\n" + wire.HANDSHAKE + b"\r\n")
+            # The raw REPL (Ctrl-A: mpremote's, left behind by a killed mpremote) echoes nothing:
+            # after a silent try Ctrl-B goes first, which takes it back to the friendly prompt (its
+            # banner answers) and is a stray byte outside any line to the app.
+            self._write((CTRL_B if silent else b"") + b"\n" + wire.HANDSHAKE + b"\r\n")
             deadline = time.monotonic() + self.handshake_timeout
+            heard = False
             while True:
                 line = self._line(deadline)
                 if line is None:
                     repl = repl or at_repl(bytes(self._buf))  # a prompt without a line end (">>> ")
+                    silent = not heard and not self._buf
                     break
+                heard = True
                 if line.startswith(wire.HANDSHAKE_REPLY):
                     try:
                         hello = wire.parse_hello(line)

@@ -113,6 +113,38 @@ def test_silence_is_no_answer_and_not_the_prompt():
     assert not isinstance(err.value, AtRepl)
 
 
+class RawRepl(Answers):
+    """MicroPython's raw REPL (Ctrl-A; a killed mpremote leaves it so): it echoes nothing and answers
+    nothing until Ctrl-D runs what it gathered; Ctrl-B takes it to the friendly prompt, whose banner
+    answers."""
+
+    def _serve(self):
+        conn, _ = self.server.accept()
+        with conn:
+            raw = True
+            while True:
+                got = conn.recv(100)
+                if not got:
+                    return
+                self.heard += got
+                if raw and b"\x02" in got:
+                    raw = False
+                    got = got[got.index(b"\x02") + 1:]
+                    conn.sendall(b"\r\nMicroPython v1.28.0 on 2026-04-06; Generic ESP32 module with ESP32\r\n"
+                                 b"Type \"help()\" for more information.\r\n>>> ")
+                if not raw and got.rstrip().endswith(wire.HANDSHAKE):
+                    conn.sendall(b"TAFEL?\r\nTraceback (most recent call last):\r\n>>> ")
+
+
+def test_the_raw_prompt_is_reported_after_ctrl_b_takes_it_to_the_friendly_one():
+    device = RawRepl()
+    with pytest.raises(AtRepl, match="the device is at the MicroPython prompt"):
+        Link.open(device.url, timeouts=FAST)
+    first = device.heard.index(wire.HANDSHAKE)
+    assert b"\x02" not in device.heard[:first]  # a device that answers at once never sees Ctrl-B
+    assert device.heard.count(b"\x02") == 1
+
+
 def test_a_garbled_handshake_answer_is_asked_again():
     good = wire.hello_line("fake-0001", "0.1.0", 4, 384)
     garbled = good.replace(b"proto", b"pr\xf4to")
@@ -203,6 +235,12 @@ def test_garbage_outside_a_session_never_ends_the_simulator_and_the_prompt_is_re
         err = capsys.readouterr().err
         assert "the device is at the MicroPython prompt: the Tafel app is not running" in err
         assert "Traceback" not in err
+        with serial.Serial(path, 115200, timeout=0.5) as port:
+            port.write(b"\x01")  # the raw REPL, where mpremote leaves a device it was killed in
+            assert read_until(port, b"CTRL-B to exit\r\n>").endswith(b"CTRL-B to exit\r\n>")
+        assert tafel("export", "--port", path, "-o", str(tmp_path / "out.json")) == 4
+        assert "the device is at the MicroPython prompt" in capsys.readouterr().err
+        assert not (tmp_path / "out.json").exists()
         assert proc.poll() is None
     finally:
         proc.stdin.close()
