@@ -11,9 +11,16 @@
 # alone, and a copy that neither continues nor precedes the stored one is
 # refused. A refusal leaves the database as it was (one transaction).
 #
+# A database of schema 1 (a tafel from before the check) is checked once when
+# it is opened: each stored game is proven like an import; a game its records
+# do not prove stays in the database, marked "unproven" with the reason, and
+# is left out of statistics, charts and reports (the commands say so) until
+# a proving copy of it is imported, which replaces it.
+#
 # Tables (for anyone who wants to query them with sqlite3):
 #   games(device, id, created, imported, variant, target, players, totals, winners,
-#         finished, records, doc)       doc: the game's export JSON; created NULL = clock unset
+#         finished, records, doc, unproven)   doc: the game's export JSON; created NULL = clock unset;
+#                                             unproven: NULL, or why its records do not prove it
 #   seats(device, game, seat, player, total, won)
 #   rounds(device, game, number, seat, player, hand, score, winner)
 # Statistics (stats.py) and charts read the games back as export dicts.
@@ -25,7 +32,7 @@ from pathlib import Path
 from .sim import user_data_dir
 from .verify import VerifyError, epoch, proven, relation  # noqa: F401 (epoch: history.epoch)
 
-SCHEMA = 1
+SCHEMA = 2  # 2: games.unproven (schema 1 is checked and upgraded when opened)
 EVENING_SHIFT = 6 * 3600  # a game started before 6 in the morning belongs to the evening before
 
 _TABLES = """
@@ -34,7 +41,7 @@ CREATE TABLE IF NOT EXISTS devices(id TEXT PRIMARY KEY, firmware TEXT, last_impo
 CREATE TABLE IF NOT EXISTS games(
     device TEXT NOT NULL, id INTEGER NOT NULL, created INTEGER, imported INTEGER NOT NULL,
     variant TEXT, target INTEGER, players TEXT, totals TEXT, winners TEXT, finished INTEGER,
-    records INTEGER, doc TEXT NOT NULL, PRIMARY KEY(device, id));
+    records INTEGER, doc TEXT NOT NULL, unproven TEXT, PRIMARY KEY(device, id));
 CREATE TABLE IF NOT EXISTS seats(
     device TEXT NOT NULL, game INTEGER NOT NULL, seat INTEGER NOT NULL, player TEXT NOT NULL,
     total INTEGER, won INTEGER, PRIMARY KEY(device, game, seat));
@@ -75,6 +82,8 @@ class History:
             if row is None:
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
                 self.db.commit()
+            elif row[0] == "1":
+                self._upgrade()
             elif row[0] != str(SCHEMA):
                 raise HistoryError("%s has history schema %s; this tafel knows %d" % (self.path, row[0], SCHEMA))
         except sqlite3.DatabaseError as err:
@@ -88,6 +97,28 @@ class History:
 
     def __exit__(self, *exc):
         self.close()
+
+    def _upgrade(self):
+        # Schema 1 stored files as they came: every game is proven now, in one transaction.
+        with self.db:
+            self.db.execute("ALTER TABLE games ADD COLUMN unproven TEXT")
+            for device, game_id, imported, doc in self.db.execute(
+                    "SELECT device, id, imported, doc FROM games").fetchall():
+                stored = json.loads(doc)
+                try:
+                    game = proven(stored)
+                except VerifyError as err:
+                    self.db.execute("UPDATE games SET unproven = ? WHERE device = ? AND id = ?",
+                                    (str(err), device, game_id))
+                    continue
+                if json.dumps(game, ensure_ascii=False, sort_keys=True) != doc:
+                    self._store(device, game, imported)
+            self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA),))
+
+    def unproven(self):
+        """[(device, game id, why)] of stored games their records do not prove (from schema 1)."""
+        return self.db.execute("SELECT device, id, unproven FROM games WHERE unproven IS NOT NULL "
+                               "ORDER BY device, id").fetchall()
 
     # ---- importing ---------------------------------------------------------
 
@@ -119,34 +150,34 @@ class History:
         return out
 
     def _import_game(self, device, game, now):
-        old = self.db.execute("SELECT records, imported, doc FROM games WHERE device = ? AND id = ?",
+        old = self.db.execute("SELECT records, imported, doc, unproven FROM games WHERE device = ? AND id = ?",
                               (device, game["id"])).fetchone()
         doc = json.dumps(game, ensure_ascii=False, sort_keys=True)
         records = game.get("records") or 0
-        if old is not None:
+        if old is not None and old[3] is None:  # an unproven copy gives way to any proven one
             if old[2] == doc:
                 return "unchanged"
-            stored = json.loads(old[2])
-            how = relation(stored, game)
-            if how == "conflict" and "journal" in game and "journal" not in stored:
-                try:
-                    proven(stored)  # an old import, never checked: a copy that fails gives way
-                except VerifyError:
-                    how = "newer"
+            how = relation(json.loads(old[2]), game)
             if how == "conflict":
                 raise VerifyError("game %d differs from the copy in the history (%d records there, %d here) and "
                                   "neither is the beginning of the other: is one of them edited by hand?"
                                   % (game["id"], old[0] or 0, records), "records")
             if how != "newer":
                 return "unchanged"
-        imported = old[1] if old is not None else now
+        self._store(device, game, old[1] if old is not None else now)
+        return "added" if old is None else "updated"
+
+    def _store(self, device, game, imported):
+        # The proven game in its rows, in place of any copy there.
+        doc = json.dumps(game, ensure_ascii=False, sort_keys=True)
         for table, key in (("games", "id"), ("seats", "game"), ("rounds", "game")):
             self.db.execute("DELETE FROM %s WHERE device = ? AND %s = ?" % (table, key), (device, game["id"]))
         self.db.execute(
-            "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
             (device, game["id"], epoch(game.get("created")), imported, game["variant"], game["target"],
              json.dumps(game["players"], ensure_ascii=False), json.dumps(game["totals"]),
-             json.dumps(game["winners"], ensure_ascii=False), int(bool(game.get("finished"))), records, doc))
+             json.dumps(game["winners"], ensure_ascii=False), int(bool(game.get("finished"))),
+             game.get("records") or 0, doc))
         for seat, player in enumerate(game["players"]):
             self.db.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                             (device, game["id"], seat, player, game["totals"][seat],
@@ -155,7 +186,6 @@ class History:
                 self.db.execute("INSERT INTO rounds VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                 (device, game["id"], rnd["number"], seat, player, rnd["hands"][seat],
                                  rnd["scores"][seat], int(rnd["winner"] == player)))
-        return "added" if old is None else "updated"
 
     # ---- reading -------------------------------------------------------------
 
@@ -164,7 +194,7 @@ class History:
         first imported) and "evening", oldest first; only one evening's if given."""
         out = []
         for device, created, imported, doc in self.db.execute(
-                "SELECT device, created, imported, doc FROM games"):
+                "SELECT device, created, imported, doc FROM games WHERE unproven IS NULL"):
             game = json.loads(doc)
             game["device"] = device
             game["when"] = created if created is not None else imported
@@ -186,6 +216,10 @@ class History:
             raise HistoryError("a game is ID or DEVICE:ID (e.g. 7 or a1b2c3:7), not '%s'" % ref) from None
         found = [g for g in self.games() if g["id"] == game_id and (not sep or g["device"] == device)]
         if not found:
+            left = [u for u in self.unproven() if u[1] == game_id and (not sep or u[0] == device)]
+            if left:
+                raise HistoryError("game %s:%d is in %s but left out: %s; import its export again (tafel history "
+                                   "import FILE) to replace it" % (left[0][0], game_id, self.path, left[0][2]))
             raise HistoryError("no game %s in %s" % (ref, self.path))
         if len(found) > 1:
             raise HistoryError("game %d is there from several devices (%s): say which, e.g. %s:%d"

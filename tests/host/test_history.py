@@ -296,15 +296,68 @@ def test_the_genuine_export_imports_after_a_refused_forgery(tmp_path, capsys):
         assert [g["winners"] for g in hist.games()] == [[], ["Cleo"]]
 
 
-def test_an_unchecked_forgery_from_an_older_tafel_gives_way_to_the_proving_copy(tmp_path):
+SCHEMA_1 = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE devices(id TEXT PRIMARY KEY, firmware TEXT, last_import INTEGER);
+CREATE TABLE games(device TEXT NOT NULL, id INTEGER NOT NULL, created INTEGER, imported INTEGER NOT NULL,
+    variant TEXT, target INTEGER, players TEXT, totals TEXT, winners TEXT, finished INTEGER,
+    records INTEGER, doc TEXT NOT NULL, PRIMARY KEY(device, id));
+CREATE TABLE seats(device TEXT NOT NULL, game INTEGER NOT NULL, seat INTEGER NOT NULL, player TEXT NOT NULL,
+    total INTEGER, won INTEGER, PRIMARY KEY(device, game, seat));
+CREATE TABLE rounds(device TEXT NOT NULL, game INTEGER NOT NULL, number INTEGER NOT NULL, seat INTEGER NOT NULL,
+    player TEXT NOT NULL, hand INTEGER, score INTEGER, winner INTEGER, PRIMARY KEY(device, game, number, seat));
+INSERT INTO meta VALUES ('schema', '1');
+"""
+
+
+def older_tafel_history(path, games):
+    """A history as a tafel from before the check wrote it: the files' games stored as they came."""
+    db = sqlite3.connect(str(path))
+    db.executescript(SCHEMA_1)
+    for game in games:
+        db.execute("INSERT INTO games VALUES ('dev-a', ?, NULL, 100, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (game["id"], game["variant"], game["target"], json.dumps(game["players"]),
+                    json.dumps(game["totals"]), json.dumps(game["winners"]), int(game["finished"]),
+                    game.get("records") or 0, json.dumps(game)))
+    db.commit()
+    db.close()
+
+
+def forged_comeback():
+    bad = forged(set_totals)["games"][1]  # totals the rounds do not add up to, no journal
+    del bad["journal"]
+    return bad
+
+
+def test_an_older_history_is_checked_once_and_its_forgeries_are_left_out_and_said(tmp_path, capsys):
     path = tmp_path / "h.sqlite3"
-    with History(path) as hist:  # what an older tafel stored without checking: a forged hand, no journal
-        bad = forged(lambda d: (d["games"][0].pop("journal"), d["games"][0]["rounds"][0]["hands"].__setitem__(1, 99)),
-                     [worked_example()])
-        hist._import_game("dev-a", bad["games"][0], 100)
-        hist.db.commit()
-        assert hist.import_doc(doc([worked_example()])) == {"added": 0, "updated": 1, "unchanged": 0}
-        assert hist.games()[0]["rounds"][0]["hands"] == [0, 36, 53]
+    genuine = forged(lambda d: d["games"][0].update(comeback=204))["games"][0]  # a field no record gives
+    older_tafel_history(path, [genuine, forged_comeback()])
+    with History(path) as hist:
+        (game,) = hist.games()
+        assert game["id"] == 1 and "comeback" not in game and game["totals"] == [89, 0, 0]
+        ((device, game_id, why),) = hist.unproven()
+        assert (device, game_id) == ("dev-a", 2) and '"totals" is [999, 0, 200]' in why
+        with pytest.raises(HistoryError, match="game dev-a:2 is in .* but left out: .*import its export again"):
+            hist.find_game("2")
+    db = sqlite3.connect(str(path))
+    assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+    db.close()
+    assert main(["history", "--db", str(path)]) == 0  # the statistics
+    out, err = capsys.readouterr()
+    assert out.startswith("1 game (") and "1 game left out, their records do not prove them" in err
+    assert "dev-a:2: game 2: \"totals\" is [999, 0, 200]" in err
+
+
+def test_a_proving_copy_replaces_a_game_left_out(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    older_tafel_history(path, [forged_comeback()])
+    with History(path) as hist:
+        assert hist.games() == [] and len(hist.unproven()) == 1
+        assert hist.import_doc(doc([comeback_game()])) == {"added": 0, "updated": 1, "unchanged": 0}
+        assert hist.unproven() == []
+        (game,) = hist.games()
+        assert game["id"] == 2 and game["winners"] == ["Cleo"]
 
 
 def test_statistics_see_only_rebuilt_games(tmp_path):
