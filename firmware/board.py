@@ -22,10 +22,6 @@ class Board:
         self.keypad = keypad  # drivers.keypad.Keypad
         self.encoder = encoder  # drivers.encoder.Encoder, or None on a board without one
 
-    def inputs(self):
-        """The input drivers; each has run(queue, clock) to start as a task."""
-        return [dev for dev in (self.keypad, self.encoder) if dev is not None]
-
 
 def load_profile(path):
     with open(path) as f:

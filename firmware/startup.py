@@ -20,17 +20,16 @@ _SHOWN = ("game_lost", "game_unreadable", "game_damaged", "mend_failed", "flash_
           "roster_damaged")
 
 
-def start(display, store, clock, capture=False, log=None, power=None, keypad=None):
+def start(display, store, clock, capture=False, log=None, power=None, keypad=None, wlan=None, restart=None):
     """Check the flash, resume the unfinished game and show where the table left off.
 
     power: a power.Power (deep sleep), or None; keypad: the keypad driver, to
-    see a key held at power-on, or None."""
+    see a key held at power-on, or None; wlan, restart: the app's (ui/app.py)."""
     notes = store.boot()
     _mount_notes(store, notes)
     session = Session(store, clock)
     session.resume()
-    app = App(display, clock, store, session, store.settings, capture, log)
-    app.power = power
+    app = App(display, clock, store, session, store.settings, capture, log, power, wlan, restart)
     contrast = store.settings.get("contrast")
     if type(contrast) is int and 0 <= contrast <= 255:
         display.contrast(contrast)
@@ -39,9 +38,7 @@ def start(display, store, clock, capture=False, log=None, power=None, keypad=Non
     if record is None or not _resume(app, record):
         app.show_game()
     if selftest:
-        from ui.selftest import SelfTest
-
-        app.push(SelfTest(app))
+        app.open("selftest")
     keys = [key for key, _ in notes]
     for key in _SHOWN:
         if key in keys:
@@ -79,7 +76,7 @@ def _rolled_back(store, clock):
     from update import health
 
     try:
-        return health.begin(store.disk.vol, clock)
+        return health.begin(store.update_volume(), clock)
     except OSError:
         return None
 

@@ -7,10 +7,7 @@
 # +1 -1 pairs that cancel. _irq writes only small ints, so it allocates
 # nothing, and poll() never writes what _irq writes: `taken` counts the steps
 # already turned into events, so no count is lost to a race between them.
-import asyncio
 from time import ticks_diff
-
-from drivers.events import code
 
 # Step for (old state << 2) | new state.
 _STEP = (0, -1, 1, 0,
@@ -20,14 +17,13 @@ _STEP = (0, -1, 1, 0,
 
 
 class Encoder:
-    def __init__(self, a, b, button=None, steps_per_detent=4, debounce_ms=20, poll_ms=10):
+    def __init__(self, a, b, button=None, steps_per_detent=4, debounce_ms=20):
         """a, b: input pins with irq(); button: input pin reading 0 while pressed, or None."""
         self._a = a
         self._b = b
         self._button = button
         self.steps_per_detent = steps_per_detent
         self.debounce_ms = debounce_ms
-        self.poll_ms = poll_ms
         self._state = (a.value() << 1) | b.value()
         self._pos = 0  # steps counted by _irq (+ clockwise); only _irq writes it
         self._taken = 0  # steps turned into events; only poll() writes it
@@ -74,13 +70,3 @@ class Encoder:
             self._taken -= detent
             return "CCW"
         return None
-
-    async def run(self, queue, clock, sleep_ms=asyncio.sleep_ms):
-        """Task: poll every poll_ms for ever, putting each event into queue as its event code."""
-        while True:
-            now = clock.ticks_ms()
-            event = self.poll(now)
-            while event is not None:
-                queue.put(code(event))
-                event = self.poll(now)
-            await sleep_ms(self.poll_ms)

@@ -23,11 +23,10 @@ def code(name):
 
 
 class EventQueue:
-    """A ring buffer of event codes: producers put(), one consumer get()s or awaits wait().
+    """A ring buffer of event codes: the runner (runner.py) put()s what it polled, then get()s.
 
-    put() and get() allocate nothing. Producers must not interrupt one another
-    (asyncio tasks, or one scheduled callback); the drivers' own interrupt
-    handlers never put(), they only count. When full, new events are dropped
+    put() and get() allocate nothing. Only the main loop puts: the drivers'
+    interrupt handlers never put(), they only count. When full, new events are dropped
     and counted in `dropped`: a user typing faster than the UI reads loses
     the newest keys, never the order of the older ones.
     """
@@ -38,8 +37,6 @@ class EventQueue:
         self._size = size
         self._head = 0  # next to read; written only by get()
         self._tail = 0  # next to write; written only by put()
-        self._flag = None  # made by the first wait(): the runner polls and never waits
-        self._clear = False
         self.dropped = 0
 
     def __len__(self):
@@ -56,8 +53,6 @@ class EventQueue:
             return False
         self._buf[tail] = code
         self._tail = nxt
-        if self._flag is not None:
-            self._flag.set()
         return True
 
     def get(self):
@@ -72,23 +67,3 @@ class EventQueue:
 
     def clear(self):
         self._head = self._tail
-
-    async def wait(self):
-        """The oldest code, waiting for one if the queue is empty."""
-        flag = self._flag
-        if flag is None:
-            # Made here, not at import: asyncio's Event and ThreadSafeFlag live in
-            # asyncio/event.py, about 4 KB of heap once imported, which a polling
-            # runner never needs. ThreadSafeFlag may be set from an interrupt
-            # handler; Event is the fallback for a build without it (never set it
-            # from an IRQ); only an Event needs clearing after a wait.
-            import asyncio
-
-            safe = getattr(asyncio, "ThreadSafeFlag", None)
-            self._clear = safe is None  # a ThreadSafeFlag clears itself
-            flag = self._flag = (safe or asyncio.Event)()
-        while self._head == self._tail:
-            await flag.wait()
-            if self._clear:
-                flag.clear()
-        return self.get()

@@ -12,12 +12,9 @@
 # first, one per scan. Without diodes, three keys held in an L make the
 # fourth corner read as pressed too, so while four or more keys read as down
 # nothing new is reported and those keys are swallowed until released.
-import asyncio
 from time import ticks_diff
 
 from tafel.compat import const
-
-from drivers.events import code
 
 _MAY_HAVE_GHOSTS = const(4)
 
@@ -47,7 +44,7 @@ class Keypad:
         if len(keys) != len(self._rows) or len(self._names) != len(self._rows) * len(self._cols):
             raise ValueError("keys do not match rows x cols")
         self.debounce_ms = debounce_ms
-        self.scan_ms = scan_ms
+        self.scan_ms = scan_ms  # the profile's scan period; runner.py scans once a step (STEP_MS)
         self._raw = 0  # last reading
         self._since = 0  # when the reading last changed
         self._stable = 0  # debounced: bit set = key down
@@ -91,11 +88,3 @@ class Keypad:
     def is_down(self, name):
         """Whether that key is held (debounced), e.g. a key held at power-on."""
         return bool(self._stable & (1 << self._names.index(name)))
-
-    async def run(self, queue, clock, sleep_ms=asyncio.sleep_ms):
-        """Task: scan every scan_ms for ever, putting each key-down into queue as its event code."""
-        while True:
-            key = self.scan(clock.ticks_ms())
-            if key is not None:
-                queue.put(code(key))
-            await sleep_ms(self.scan_ms)

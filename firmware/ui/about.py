@@ -10,8 +10,6 @@ RAM_ROW = 6
 
 
 class About(Screen):
-    resume = "about"  # ui/resume.py
-
     def __init__(self, app):
         super().__init__(app)
         self.at = app.clock.ticks_ms()

@@ -1,18 +1,10 @@
 # The application: screen stack, key dispatch, timers, display sleep and the crash guard.
 import sys
 
+from ui import registry
 from ui.canvas import Canvas
-from ui.screen import ALL_ROWS
 
 MESSAGE_MS = 2500
-# Modules of screens opened now and then. Once no open screen comes from one,
-# the app forgets it (sys.modules and the ui package), so its code, several
-# KB of heap each, can be collected; the next open imports it again from
-# flash. ui.t9 holds no screen: name entry's multi-tap, it goes at every
-# close and an open name entry keeps the reference it imported.
-TRANSIENT = ("ui.setup", "ui.name_entry", "ui.t9", "ui.roster_pick", "ui.history", "ui.history_game",
-             "ui.settings", "ui.about", "ui.selftest", "ui.wifi_entry", "ui.wifi_texts", "ui.wifi_update",
-             "ui.rules", "ui.card_values", "ui.table_view")
 
 
 class App:
@@ -21,9 +13,13 @@ class App:
     display: a framebuf display driver (show/show_pages, poweron/poweroff, contrast)
     clock:   ticks_ms() and time() (epoch seconds, 0 while the clock is not set)
     store:   the flash store (see store/); session: the running game (session.py)
+    power:   power.Power when the board can deep-sleep, else None
+    wlan:    () -> the board's Wi-Fi station (board.wlan), or None: no Wi-Fi
+    restart: () -> reboot, into a new version after an update over Wi-Fi, or None
     """
 
-    def __init__(self, display, clock, store, session, settings, capture=False, log=None):
+    def __init__(self, display, clock, store, session, settings, capture=False, log=None, power=None,
+                 wlan=None, restart=None):
         self.display = display
         self.canvas = Canvas(display, capture)
         self.clock = clock
@@ -34,22 +30,20 @@ class App:
         self.stack = []
         self.texts = None
         self.asleep = False
-        self.power = None  # power.Power when the board can deep-sleep (set by startup.py)
+        self.power = power
         self.last_key = clock.ticks_ms()
         self.message = None  # (text, until_ms): a short notice over the bottom row
         self.link_active = False  # a laptop's session on the USB serial (link/): a mark in the title row
         self.usb_seen = self.last_key  # when a USB host was last heard or known present (link/link.py)
-        self.wlan = None  # () -> the board's Wi-Fi station (board.wlan), set by main.py / the simulator
-        self.restart = None  # () -> reboot, into a new version after an update over Wi-Fi
+        self.wlan = wlan
+        self.restart = restart
         self.set_language(settings.get("lang", "de"))
 
     # ---- texts -------------------------------------------------------------
     def set_language(self, lang):
-        if lang == "en":
-            from ui.texts_en import TEXTS
-        else:
-            from ui.texts_de import TEXTS
-        self.texts = TEXTS
+        if lang not in registry.LANGUAGES:  # a damaged settings file: the first language
+            lang = registry.LANGUAGES[0]
+        self.texts = __import__("ui.texts_" + lang, None, None, ("TEXTS",)).TEXTS
         for screen in self.stack:
             screen.touch()
 
@@ -66,6 +60,11 @@ class App:
     @property
     def screen(self):
         return self.stack[-1] if self.stack else None
+
+    def open(self, name, *args):
+        """Open the screen registered as `name` (ui/registry.py) over this one: its class made
+        with (app, *args), its module imported now if it is not."""
+        self.push(registry.load(name)(self, *args))
 
     def push(self, screen):
         if self.stack:
@@ -87,36 +86,23 @@ class App:
         self._forget()
 
     def home(self):
-        from ui.home import Home
-
         while self.stack:
             self.stack.pop().on_hide()
-        self.push(Home(self))
+        self.open("home")
         self._forget()
 
     def _forget(self):
-        # See TRANSIENT: a closed screen's module leaves sys.modules and the ui package.
-        modules = sys.modules
-        open_now = [type(screen).__module__ for screen in self.stack]
-        for name in TRANSIENT:
-            if name in modules and name not in open_now:
-                del modules[name]
-                ui = modules.get("ui")
-                if ui is not None and hasattr(ui, name[3:]):
-                    delattr(ui, name[3:])
+        # A closed screen's transient module leaves sys.modules and the ui package (ui/registry.py).
+        registry.forget_closed([type(screen).__module__ for screen in self.stack])
 
     def show_game(self):
         """The running game's main view: standings, and game over on top of them once it ended."""
-        from ui.standings import Standings
-
         self.home()
         game = self.session.game
         if game is not None:
-            self.push(Standings(self))
+            self.open("standings")
             if game.finished:
-                from ui.game_over import GameOver
-
-                self.push(GameOver(self))
+                self.open("over")
 
     def set_link(self, active):
         """The link says a session began or ended; the title row shows it."""
@@ -223,8 +209,6 @@ class App:
             if self.log is not None:
                 self.log(err)
             self.stack = []
-            from ui.home import Home
-
-            self.push(Home(self))
+            self.open("home")
         self.notify(self.t("crashed"))
         self.screen.touch()

@@ -4,12 +4,9 @@
 # card replaces its value, up to cards.MAX_CARD_POINTS); * deletes a typed
 # digit, else leaves (asking first if something changed); A puts back the
 # standard table; # (push) hands the table to on_done and closes. Transient
-# (ui/app.py TRANSIENT): setup opens it now and then.
-from tafel.cards import DEFAULT_VALUES, MAX_CARD_POINTS, deck_total
+# (ui/registry.py): setup opens it now and then.
+from tafel.cards import DEFAULT_VALUES, MAX_CARD_POINTS, RANKS, deck_total
 from ui.screen import Screen
-
-# Text keys of the ranks by code (tafel.cards.RANKS order); 0-9 are number cards.
-_ACTIONS = ("cv_skip", "cv_reverse", "cv_draw2", "cv_wild", "cv_wild4", "cv_swap", "cv_blank")
 
 
 class CardValues(Screen):
@@ -39,9 +36,7 @@ class CardValues(Screen):
             if self.typing and self.values[self.cursor]:
                 self._set(self.values[self.cursor] // 10)
             elif tuple(self.values) != self.start:
-                from ui.confirm import Confirm
-
-                app.push(Confirm(app, app.t("cv_discard"), app.pop))
+                app.open("confirm", app.t("cv_discard"), app.pop)
             else:
                 app.pop()
         elif k == "A":
@@ -78,8 +73,10 @@ class CardValues(Screen):
         self.touch()
 
     def label(self, rank):
+        # A number card by its face, any other by its rank's name: "cv_" + name (texts_*.py).
+        name = RANKS[rank]
         t = self.app.t
-        return t("cv_number") % rank if rank < 10 else t(_ACTIONS[rank - 10])
+        return t("cv_number") % int(name) if name.isdigit() else t("cv_" + name)
 
     def draw_row(self, canvas, row):
         t = self.app.t

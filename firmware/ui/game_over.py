@@ -9,8 +9,6 @@ from ui.screen import Screen, title_bar
 
 
 class GameOver(Screen):
-    resume = "over"  # ui/resume.py
-
     def __init__(self, app):
         super().__init__(app)
         self.top = 0

@@ -123,7 +123,6 @@ def label(app, g, width=LABEL):
 
 
 class History(ListScreen):
-    resume = "history"  # with its cursor (ui/resume.py)
     LINES = 2
 
     def __init__(self, app):
@@ -206,6 +205,4 @@ class History(ListScreen):
             super().draw_row(canvas, row)
 
     def pick(self, index):
-        from ui.history_game import HistoryGame
-
-        self.app.push(HistoryGame(self.app, self.items[index]))
+        self.app.open("hgame", self.items[index])

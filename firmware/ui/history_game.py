@@ -16,8 +16,6 @@ _TEXT, _PAIR, _BAR = range(3)
 
 
 class HistoryGame(Screen):
-    resume = "hgame"  # with the game's id and the scroll position (ui/resume.py)
-
     def __init__(self, app, game_id):
         super().__init__(app)
         self.game_id = game_id

@@ -4,12 +4,12 @@
 # README's shortcuts hold): "continue" without a game says so when picked.
 from ui.screen import ListScreen
 
-ACTIONS = ("new_game", "continue", "history", "settings", "rules", "about")
+ACTIONS = ("new_game", "continue", "history", "settings", "rules", "about")  # text keys, in menu order
+# The screen each entry opens (ui/registry.py); "continue" shows the running game instead.
+OPENS = ("setup", None, "history", "settings", "rules", "about")
 
 
 class Home(ListScreen):
-    resume = "home"  # with its cursor (ui/resume.py)
-
     def on_open(self):
         self.actions = ACTIONS
         self.items = ACTIONS
@@ -38,30 +38,10 @@ class Home(ListScreen):
         pass  # home is the bottom of the stack
 
     def pick(self, index):
-        action = self.actions[index]
         app = self.app
-        if action == "new_game":
-            from ui.setup import Setup
-
-            app.push(Setup(app))
-        elif action == "continue":
-            if self._running():
-                app.show_game()
-            else:
-                app.notify(app.t("no_game_running"))
-        elif action == "history":
-            from ui.history import History
-
-            app.push(History(app))
-        elif action == "settings":
-            from ui.settings import Settings
-
-            app.push(Settings(app))
-        elif action == "rules":
-            from ui.rules import Rules
-
-            app.push(Rules(app))
+        if OPENS[index] is not None:
+            app.open(OPENS[index])
+        elif self._running():
+            app.show_game()
         else:
-            from ui.about import About
-
-            app.push(About(app))
+            app.notify(app.t("no_game_running"))

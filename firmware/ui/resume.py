@@ -3,9 +3,9 @@
 # The resume record is a small dict:
 #   {"g": running game id or None, "t": wall-clock seconds (0: not set),
 #    "s": [[screen name, state], ...]}      (the screen stack, bottom first)
-# A screen says it can come back by a class attribute `resume` (its name
-# below) and may keep a little state (Screen.resume_state / restore, e.g. a
-# cursor, or the hands typed in round entry). The stack is kept up to the
+# A screen can come back when ui/registry.py says it resumes (the record
+# keeps its registry name) and may keep a little state (Screen.resume_state /
+# restore, e.g. a cursor, or the hands typed in round entry). The stack is kept up to the
 # first screen that cannot come back (a question, name entry, the
 # self-test), so after the wake the table sees that screen's parent.
 # The power keeps the record (power.py); start-up rebuilds the screens from
@@ -16,27 +16,15 @@ import json
 import sys
 
 from power import MAX_RECORD
-
-# name -> (module, class) of every screen that can come back
-SCREENS = {
-    "home": ("ui.home", "Home"),
-    "standings": ("ui.standings", "Standings"),
-    "entry": ("ui.round_entry", "RoundEntry"),
-    "rounds": ("ui.rounds", "Rounds"),
-    "over": ("ui.game_over", "GameOver"),
-    "history": ("ui.history", "History"),
-    "hgame": ("ui.history_game", "HistoryGame"),
-    "settings": ("ui.settings", "Settings"),
-    "about": ("ui.about", "About"),
-}
+from ui import registry
 
 
 def record(app):
     """The resume record for what the app shows now."""
     stack = []
     for screen in app.stack:
-        name = getattr(screen, "resume", None)
-        if name is None or name not in SCREENS:
+        name = registry.name_of(screen)
+        if not registry.resumes(name):
             break
         stack.append([name, screen.resume_state()])
     rec = {"g": app.session.game_id, "t": app.clock.time(), "s": stack}
@@ -82,9 +70,9 @@ def restore(app, rec):
         home.restore(stack[0][1])
         home.on_open()
         for name, state in stack[1:]:
-            module, cls = SCREENS[name]
-            cls = getattr(__import__(module, None, None, (cls,)), cls)
-            app.push(cls.resumed(app, state))
+            if not registry.resumes(name):  # a name an update took away
+                raise KeyError(name)
+            app.push(registry.load(name).resumed(app, state))
     except Exception as err:
         if app.log is not None:
             app.log(err)

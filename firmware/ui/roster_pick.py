@@ -24,8 +24,6 @@ class RosterPick(ListScreen):
         app = self.app
         app.pop()
         if name is None:
-            from ui.name_entry import NameEntry
-
-            app.push(NameEntry(app, self.on_pick))
+            app.open("name_entry", self.on_pick)
         else:
             self.on_pick(name)

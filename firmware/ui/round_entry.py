@@ -84,7 +84,6 @@ class RoundEntry(Screen):
     # What was typed comes back with the screen (a few bytes a seat), and it is
     # still not saved: only # on the result saves a round. The result view is
     # not kept; the table lands on the seat it was on and # shows it again.
-    resume = "entry"
 
     def resume_state(self):
         return [self.edit_index, self.entry, self.winner, self.cursor, self.fresh]
@@ -212,9 +211,7 @@ class RoundEntry(Screen):
         if not typed or self.edit_index is not None:
             self.app.pop()
             return
-        from ui.confirm import Confirm
-
-        self.app.push(Confirm(self.app, self.app.t("discard_round"), self._discard))
+        self.app.open("confirm", self.app.t("discard_round"), self._discard)
 
     def _discard(self):
         self.app.pop()

@@ -5,8 +5,6 @@ from ui.screen import ListScreen
 
 
 class Rounds(ListScreen):
-    resume = "rounds"  # with its cursor (ui/resume.py)
-
     def on_open(self):
         game = self.app.session.game
         self.game = game
@@ -53,15 +51,11 @@ class Rounds(ListScreen):
         app = self.app
         i = self.items[index]
         if i < 0:
-            from ui.confirm import Confirm
-
-            app.push(Confirm(app, app.t("end_game"), self._finish))
+            app.open("confirm", app.t("end_game"), self._finish)
         elif self.game.ended_early:
             app.notify(app.t("game_ended"))
         else:
-            from ui.round_entry import RoundEntry
-
-            app.push(RoundEntry(app, i))
+            app.open("entry", i)
 
     def _finish(self):
         app = self.app

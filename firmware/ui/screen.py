@@ -51,8 +51,7 @@ class Screen:
         """Mark one row (or all) for redraw."""
         self.dirty |= ALL_ROWS if row is None else (1 << row)
 
-    # ---- coming back after a deep sleep (ui/resume.py) ----------------------------
-    resume = None  # a name from ui/resume.SCREENS if this screen can come back
+    # ---- coming back after a deep sleep (ui/resume.py; ui/registry.py says which do) ----
 
     def resume_state(self):
         """A little JSON-able state to come back with (a cursor), or None."""

@@ -52,33 +52,16 @@ def _checker(odd):
 
 
 def check_flash(store):
-    """Write a scratch file through the store's disk, read it back, compare and
+    """Write a scratch file through the store, read it back, compare and
     delete it: "st_ok", "st_failed", or "st_full" when the flash has no room
     to spare (the running game's room is never used for a test). Never raises."""
     try:
         if not store.space().can_write_small():
             return "st_full"
-    except Exception:
-        return "st_failed"
-    disk = store.disk
-    data = bytes(range(256)) * (SCRATCH_BYTES // 256)
-    result = "st_failed"
-    try:
-        f = disk.open(SCRATCH, "wb")
-        try:
-            f.write(data)
-        finally:
-            f.close()
-        if disk.read(SCRATCH) == data:
-            result = "st_ok"
+        same = store.write_check(SCRATCH, bytes(range(256)) * (SCRATCH_BYTES // 256))
     except Exception:  # OSError from the file system, or whatever a dying chip raises
-        pass
-    try:
-        disk.remove(SCRATCH)
-    except Exception:
-        result = "st_failed"
-    store.forget_space()
-    return result
+        return "st_failed"
+    return "st_ok" if same else "st_failed"
 
 
 class SelfTest(Screen):

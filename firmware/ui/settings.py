@@ -14,9 +14,10 @@
 # and only once the display is off: with "sleep" never there is no deep
 # sleep either; see ui/app.py and power.py), "table" (seconds without a key
 # on the standings before the table view's large digits, 0 = never).
+from ui.registry import LANGUAGES
 from ui.screen import Screen
 
-LANGS = ("de", "en")
+LANGS = LANGUAGES
 SLEEPS = (0, 30, 60, 300)
 CONTRASTS = (16, 64, 127, 255)
 DEEP_SLEEPS = (0, 10, 30, 60, 120)
@@ -28,6 +29,7 @@ OPTIONS = {"lang": LANGS, "sleep": SLEEPS, "contrast": CONTRASTS, "deep_sleep": 
 NAMES = {"lang": "set_lang", "sleep": "set_sleep", "contrast": "set_contrast", "deep_sleep": "set_deep",
          "table": "set_table", "selftest": "set_selftest", "wifi": "set_wifi", "update": "set_update"}
 SHOWN = 3  # settings on screen at once
+OPENS = {"selftest": "selftest", "update": "wifi_update"}  # the settings that open a screen (ui/registry.py)
 
 
 def option(name, value):
@@ -45,8 +47,6 @@ def option(name, value):
 
 
 class Settings(Screen):
-    resume = "settings"  # with its cursor (ui/resume.py)
-
     def __init__(self, app):
         super().__init__(app)
         self.cursor = 0
@@ -89,23 +89,15 @@ class Settings(Screen):
     def _change(self, step):
         app = self.app
         name = ITEMS[self.cursor]
-        if name == "selftest":
+        if name in OPENS:  # a way into another screen: forwards only
             if step > 0:
-                from ui.selftest import SelfTest
-
-                app.push(SelfTest(app))
+                app.open(OPENS[name])
             return
         if name == "wifi":  # settings["wifi_ssid"], ["wifi_key"], ["upd_server"]
             if step > 0:
                 from ui.wifi_entry import setup
 
                 setup(app)
-            return
-        if name == "update":
-            if step > 0:
-                from ui.wifi_update import WifiUpdate
-
-                app.push(WifiUpdate(app))
             return
         choices = OPTIONS[name]
         value = choices[(option(name, app.settings.get(name, DEFAULTS[name])) + step) % len(choices)]

@@ -53,9 +53,7 @@ class Setup(Screen):
             elif item == "name":
                 self._rename(self.cursor - 2)
             elif item == VALUES:
-                from ui.card_values import CardValues
-
-                self.app.push(CardValues(self.app, self.values, self._values_set))
+                self.app.open("card_values", self.values, self._values_set)
         elif k == "*":
             if item == "name":
                 self._ask_remove(self.cursor - 2)
@@ -64,15 +62,13 @@ class Setup(Screen):
         self.touch()
 
     def _ask_remove(self, index):
-        from ui.confirm import Confirm
-
         app = self.app
         name = self.names[index]
         question = app.t("seat_remove") % name
         detail = ""
         if len(question) > app.canvas.cols:  # a long name: the name above, the question below
             question, detail = name, app.t("seat_remove_long")
-        app.push(Confirm(app, question, lambda: self._remove(index), detail))
+        app.open("confirm", question, lambda: self._remove(index), detail)
 
     def _remove(self, index):
         self.names.pop(index)
@@ -112,9 +108,7 @@ class Setup(Screen):
             self.top = self.cursor - body + 1
 
     def _add(self):
-        from ui.roster_pick import RosterPick
-
-        self.app.push(RosterPick(self.app, self.names, self._added))
+        self.app.open("roster_pick", self.names, self._added)
 
     def _added(self, name):
         if self._taken(name, -1):
@@ -124,15 +118,13 @@ class Setup(Screen):
         self._move(1)
 
     def _rename(self, index):
-        from ui.name_entry import NameEntry
-
         def done(name):
             if self._taken(name, index):
                 self.app.notify(self.app.t("name_twice"))
             else:
                 self.names[index] = name
 
-        self.app.push(NameEntry(self.app, done, self.names[index]))
+        self.app.open("name_entry", done, self.names[index])
 
     def _taken(self, name, skip):
         key = name.lower()
@@ -153,9 +145,7 @@ class Setup(Screen):
         running = app.session.game
         if running is not None and not running.finished:
             # The running game stays on flash; the history can continue it.
-            from ui.confirm import Confirm
-
-            app.push(Confirm(app, app.t("pause_q"), self._begin, app.t("pause_detail")))
+            app.open("confirm", app.t("pause_q"), self._begin, app.t("pause_detail"))
             return
         self._begin()
 
@@ -177,10 +167,8 @@ class Setup(Screen):
             app.notify(app.t(getattr(err, "key", "not_saved")))
             return
         self._remember()
-        from ui.round_entry import RoundEntry
-
         app.show_game()
-        app.push(RoundEntry(app))
+        app.open("entry")
 
     def _remember(self):
         # Names of this game go to the front of the roster; a failure here never blocks play.

@@ -21,8 +21,6 @@ SHORT_TURNS = 5  # ticks of RUN_MS a cut name shows its short form before it run
 
 
 class Standings(Screen):
-    resume = "standings"  # the running game's, from flash (ui/resume.py)
-
     def __init__(self, app):
         super().__init__(app)
         self.top = 0
@@ -76,24 +74,16 @@ class Standings(Screen):
         body = app.canvas.rows - 2
         if k == "#" or k == "PUSH":
             if game.finished:
-                from ui.game_over import GameOver
-
-                app.push(GameOver(app))
+                app.open("over")
             else:
-                from ui.round_entry import RoundEntry
-
-                app.push(RoundEntry(app))
+                app.open("entry")
         elif k == "A":
             if len(game.rounds) and not game.finished:
-                from ui.confirm import Confirm
-
-                app.push(Confirm(app, app.t("undo_last") % len(game.rounds), self._undo, app.t("undo_detail")))
+                app.open("confirm", app.t("undo_last") % len(game.rounds), self._undo, app.t("undo_detail"))
             elif game.finished:
                 app.notify(app.t("err_game_ended"))
         elif k == "B":
-            from ui.rounds import Rounds
-
-            app.push(Rounds(app))
+            app.open("rounds")
         elif k == "*":
             if game.finished:
                 app.session.close()  # its end has been seen; it is in the history
@@ -112,7 +102,7 @@ class Standings(Screen):
         except ValueError as err:
             app.notify(app.refusal(err))
             return
-        except Exception as err:
+        except Exception:
             app.notify(app.t("not_saved"))
             return
         app.notify(app.t("undone"))
@@ -123,9 +113,7 @@ class Standings(Screen):
         wait = app.settings.get("table", TABLE_S)
         if (type(wait) is int and wait > 0 and not self.game.finished and app.screen is self
                 and now - app.last_key >= wait * 1000):
-            from ui.table_view import TableView
-
-            app.push(TableView(app))  # the whole table reads the scores; any key gives them back
+            app.open("table_view")  # the whole table reads the scores; any key gives them back
             return
         last = app.canvas.rows - 1
         if now - self.hint_at >= HINT_MS:
@@ -197,25 +185,27 @@ def bar_with(canvas, left, right):
 def value_lines(values, t):
     """Five-character texts of the card values, equal neighbours merged ("Ak 20", "Fw 50", ...)."""
     lines = []
-    for first, last, label in _GROUPS:
+    for ranks, label in _GROUPS:
+        first = values[RANKS.index(ranks[0])]
         same = True
-        for r in range(first, last + 1):
-            same = same and values[r] == values[first]
+        for rank in ranks:
+            same = same and values[RANKS.index(rank)] == first
         if same:
-            lines.append(_line(t(label), values[first]))
+            lines.append(_line(t(label), first))
         else:
-            for r in range(first, last + 1):
-                lines.append(_line(t("v_%s" % RANKS[r]), values[r]))
-    for r in range(10):  # house values for the number cards, only where they differ from the face
-        if values[r] != r:
-            lines.append(_line(str(r), values[r]))
+            for rank in ranks:
+                lines.append(_line(t("v_" + rank), values[RANKS.index(rank)]))
+    for rank in _NUMBERS:  # house values for the number cards, only where they differ from the face
+        points = values[RANKS.index(rank)]
+        if points != int(rank):
+            lines.append(_line(rank, points))
     return lines
 
 
 # Ranks whose values are shown as one when they are equal: the coloured actions, then each black card.
-_GROUPS = ((RANKS.index("skip"), RANKS.index("draw2"), "v_actions"), (RANKS.index("wild"), RANKS.index("wild"), "v_wild"),
-           (RANKS.index("wild4"), RANKS.index("wild4"), "v_wild4"), (RANKS.index("swap"), RANKS.index("swap"), "v_swap"),
-           (RANKS.index("blank"), RANKS.index("blank"), "v_blank"))
+_GROUPS = ((("skip", "reverse", "draw2"), "v_actions"), (("wild",), "v_wild"), (("wild4",), "v_wild4"),
+           (("swap",), "v_swap"), (("blank",), "v_blank"))
+_NUMBERS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")  # the number cards' ranks, named by their face
 
 
 def _line(label, points):

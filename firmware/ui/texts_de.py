@@ -153,6 +153,11 @@ TEXTS = {
     "upd_rolled_back": "Update verworfen",
     # confirm
     "yes_no": "#=ja  *=nein",
+    # the laptop's delete or wipe, asked on the screen (link/link.py)
+    "laptop_asks": "Laptop fragt",
+    "laptop_delete": "#%d löschen?",
+    "laptop_wipe": "Alles löschen?",
+    "laptop_games": "%d Spiele",
     # game over
     "game_over": "Spielende",
     "wins": "gewinnt!",

@@ -153,6 +153,11 @@ TEXTS = {
     "upd_rolled_back": "Update undone",
     # confirm
     "yes_no": "#=yes  *=no",
+    # the laptop's delete or wipe, asked on the screen (link/link.py)
+    "laptop_asks": "Laptop asks",
+    "laptop_delete": "Delete #%d?",
+    "laptop_wipe": "Delete all?",
+    "laptop_games": "%d games",
     # game over
     "game_over": "Game over",
     "wins": "wins!",

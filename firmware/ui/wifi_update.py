@@ -13,6 +13,10 @@ from ui.wifi_texts import refusal, t
 from update.errors import UpdateError
 
 DONE_MS = 1500  # "restarting" stays this long on screen
+FIRST_LINE = 2  # the state's lines start here, a blank row below the title
+# The keys each state takes, said in the last row (none while checking and restarting).
+_KEYS = {"join": "keys_back", "find": "keys_back", "ask": "keys_back", "offer": "keys_offer",
+         "load": "keys_back", "refused": "keys_back"}
 
 
 class WifiUpdate(Screen):
@@ -61,7 +65,7 @@ class WifiUpdate(Screen):
         from update.stage import Stager
         from update.trusted import TRUSTED_KEYS
 
-        stager = Stager(app.store.disk.vol, TRUSTED_KEYS)
+        stager = Stager(app.store.update_volume(), TRUSTED_KEYS)
         for self.done, self.total in fetch.steps(stager, self.http, offer):
             self.touch(3)
             self.touch(4)
@@ -116,46 +120,56 @@ class WifiUpdate(Screen):
             self.job = None  # leaving: what is on flash stays for the next try
             self._close()
 
+    # ---- drawing: the title, the state's lines from the third row down, its keys in the last row ----
+
     def draw_row(self, canvas, row):
         app = self.app
         last = canvas.rows - 1
-        state = self.state
         if row == 0:
-            canvas.bar(0, t(app, "refused" if state == "refused" else "title"))
-        elif state == "refused":
-            if row == 2:
-                canvas.text(2, 0, refusal(app, self.error))
-            elif row == 3:  # what to check, where there is a word for it (never the raw key)
-                canvas.text(3, 0, t(app, "adv_" + self.error.key, "")[:canvas.cols])
-            elif row == 5 and self.error.key == "server_gone":
-                canvas.text(5, 0, t(app, "resume"))
-            elif row == last:
-                canvas.text(last, 0, t(app, "keys_back"))
-        elif state == "offer":
-            if row == 2:
-                canvas.text(2, 0, "%s %s" % (t(app, "offer"), self.offer["app"]))
-            elif row == 3:
-                canvas.text(3, 0, "%s %s" % (t(app, "running"), VERSION))
-            elif row == 4:
-                canvas.text(4, 0, "%d KB" % ((self.offer["size"] + 1023) // 1024))
-            elif row == last:
-                canvas.text(last, 0, t(app, "keys_offer"))
-        elif state == "load":
-            total = self.total or 1
-            if row == 2:
-                canvas.text(2, 0, t(app, "load"))
-            elif row == 3:
-                canvas.right(3, "%d %%" % (self.done * 100 // total))
-                canvas.text(3, 0, "#" * (self.done * (canvas.cols - 5) // total))
-            elif row == 4:
-                canvas.text(4, 0, "%d/%d KB" % (self.done // 1024, (total + 1023) // 1024))
-            elif row == last:
-                canvas.text(last, 0, t(app, "keys_back"))
-        elif row == 2:
-            canvas.text(2, 0, t(app, state if state != "restarting" else "done"))
-        elif row == 3 and state in ("done", "restarting"):
-            canvas.text(3, 0, self.version or "")
-        elif row == 4 and state == "done" and getattr(app, "restart", None) is None:
-            canvas.text(4, 0, t(app, "by_hand"))
-        elif row == last and state in ("join", "find", "ask"):
-            canvas.text(last, 0, t(app, "keys_back"))
+            canvas.bar(0, t(app, "refused" if self.state == "refused" else "title"))
+        elif row == last:
+            keys = _KEYS.get(self.state)
+            if keys is not None:
+                canvas.text(last, 0, t(app, keys))
+        elif row >= FIRST_LINE:
+            lines = self._lines(canvas.cols)
+            if row - FIRST_LINE < len(lines):
+                canvas.text(row, 0, lines[row - FIRST_LINE][:canvas.cols])
+
+    def _lines(self, cols):
+        """What the state says, a text a row, top down."""
+        state = self.state
+        if state == "refused":
+            return self._refusal_lines()
+        if state == "offer":
+            return self._offer_lines()
+        if state == "load":
+            return self._load_lines(cols)
+        if state == "done" or state == "restarting":
+            return self._done_lines()
+        return (t(self.app, state),)  # join, find, ask, check: one word of what it is doing
+
+    def _refusal_lines(self):
+        # The refusal in words, what to check where there is a word for it (never the raw key),
+        # and after a lost server that the next try goes on from what came.
+        app, key = self.app, self.error.key
+        return (refusal(app, self.error), t(app, "adv_" + key, ""), "",
+                t(app, "resume") if key == "server_gone" else "")
+
+    def _offer_lines(self):
+        app, offer = self.app, self.offer
+        return ("%s %s" % (t(app, "offer"), offer["app"]), "%s %s" % (t(app, "running"), VERSION),
+                "%d KB" % ((offer["size"] + 1023) // 1024))
+
+    def _load_lines(self, cols):
+        total = self.total or 1
+        percent = "%d %%" % (self.done * 100 // total)
+        bar = "#" * (self.done * (cols - 5) // total)
+        return (t(self.app, "load"), bar + " " * (cols - len(bar) - len(percent)) + percent,
+                "%d/%d KB" % (self.done // 1024, (total + 1023) // 1024))
+
+    def _done_lines(self):
+        # The new version; a board that cannot restart itself asks for it.
+        app = self.app
+        by_hand = t(app, "by_hand") if getattr(app, "restart", None) is None else ""
+        return (t(app, "done"), self.version or "", by_hand)

@@ -1,11 +1,8 @@
 # Encoder driver on the simulated KY-040: detents, partial turns, bounce, the push button, no allocation in the IRQ.
-import asyncio
-
 import micropython
 
 import halsim
 from drivers.encoder import Encoder
-from drivers.events import CCW, CW, PUSH, EventQueue
 from halsim import drain
 
 
@@ -138,26 +135,3 @@ def test_the_interrupt_handler_and_poll_allocate_nothing():
         micropython.heap_unlock()
     assert events == 25
     assert pushed == "PUSH"
-
-
-def test_run_puts_event_codes_on_the_queue():
-    hw, board = halsim.make()
-    queue = EventQueue()
-    clock = halsim.Clock()
-
-    async def main():
-        task = asyncio.create_task(board.encoder.run(queue, clock, clock.sleep_ms))
-        hw.knob.turn(2)
-        while clock.t < 50:
-            await asyncio.sleep_ms(0)
-        hw.knob.turn(-1)
-        hw.knob.push()
-        while clock.t < 150:
-            await asyncio.sleep_ms(0)
-        task.cancel()
-
-    asyncio.run(main())
-    got = []
-    while len(queue):
-        got.append(queue.get())
-    assert got == [CW, CW, CCW, PUSH]

@@ -1,6 +1,4 @@
 # Event codes and the preallocated event queue.
-import asyncio
-
 import micropython
 import pytest
 
@@ -55,25 +53,3 @@ def test_put_and_get_allocate_nothing():
     finally:
         micropython.heap_unlock()
     assert n == 1
-
-
-def test_wait_returns_at_once_or_when_something_is_put():
-    q = EventQueue()
-    got = []
-
-    async def consumer():
-        for _ in range(3):
-            got.append(await q.wait())
-
-    async def main():
-        q.put(events.HASH)
-        task = asyncio.create_task(consumer())
-        await asyncio.sleep_ms(5)
-        assert got == [events.HASH]
-        q.put(3)
-        await asyncio.sleep_ms(5)
-        q.put(events.CCW)
-        await asyncio.wait_for_ms(task, 500)
-
-    asyncio.run(main())
-    assert got == [events.HASH, 3, events.CCW]

@@ -1,11 +1,8 @@
 # Keypad driver on the simulated matrix: every key once, debounce, no repeat, chords and phantom keys.
-import asyncio
-
 import micropython
 import pytest
 
 import halsim
-from drivers.events import EventQueue, code
 from drivers.keypad import Keypad
 
 KEYS = "123A456B789C*0#D"
@@ -184,23 +181,3 @@ def test_scan_allocates_nothing():
 def test_keys_must_match_the_matrix():
     with pytest.raises(ValueError):
         Keypad([_FakePin()] * 4, [_FakePin()] * 4, ["123", "456", "789", "*0#"])
-
-
-def test_run_puts_event_codes_on_the_queue():
-    hw, board = halsim.make()
-    queue = EventQueue()
-    clock = halsim.Clock()
-
-    async def main():
-        task = asyncio.create_task(board.keypad.run(queue, clock, clock.sleep_ms))
-        hw.matrix.press("0")
-        while clock.t < 100:
-            await asyncio.sleep_ms(0)
-        hw.matrix.release()
-        hw.matrix.press("B")
-        while clock.t < 200:
-            await asyncio.sleep_ms(0)
-        task.cancel()
-
-    asyncio.run(main())
-    assert [queue.get(), queue.get(), queue.get()] == [code("0"), code("B"), None]

@@ -2,8 +2,9 @@
 #
 # Read from the sources (CPython's ast and re): every t("key") and app.t("key") in firmware/, the keys
 # built from names (the core's refusal codes, card ranks, home entries, boot notes), checked against
-# both text tables; then every text, its placeholders filled with the widest thing they carry on
-# screen, against the narrowest display's 16 columns (every board shows at least 16 x 8 text cells).
+# the text table of every language ui/registry.py names; then every text, its placeholders filled with
+# the widest thing they carry on screen, against the narrowest display's 16 columns (every board shows
+# at least 16 x 8 text cells).
 import ast
 import re
 from pathlib import Path
@@ -15,15 +16,20 @@ FIRMWARE = ROOT / "firmware"
 COLS = 16
 
 
-def table(lang):
-    tree = ast.parse((FIRMWARE / "ui" / ("texts_%s.py" % lang)).read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and node.targets[0].id == "TEXTS":
+def constant(path, name):
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == name:
             return ast.literal_eval(node.value)
-    raise AssertionError("no TEXTS in texts_%s.py" % lang)
+    raise AssertionError("no %s in %s" % (name, path))
 
 
-DE, EN = table("de"), table("en")
+def table(lang):
+    return constant(FIRMWARE / "ui" / ("texts_%s.py" % lang), "TEXTS")
+
+
+LANGUAGES = constant(FIRMWARE / "ui" / "registry.py", "LANGUAGES")
+TABLES = {lang: table(lang) for lang in LANGUAGES}
+DE = TABLES["de"]  # the reference: every other table has its keys
 
 # Texts that are not one row of a screen: date formats (filled by str.format) and the recovery
 # screen's two-part lines are checked by their own screens' tests.
@@ -42,14 +48,16 @@ def asked_for():
     return keys
 
 
-def test_both_languages_have_the_same_keys():
-    assert sorted(set(DE) - set(EN)) == [] and sorted(set(EN) - set(DE)) == []
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_has_the_same_keys(lang):
+    assert sorted(set(DE) - set(TABLES[lang])) == [] and sorted(set(TABLES[lang]) - set(DE)) == []
 
 
-def test_every_key_the_firmware_asks_for_is_in_both_tables():
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_key_the_firmware_asks_for_is_in_every_table(lang):
     keys = asked_for()
     assert len(keys) > 50  # the pattern still finds the calls
-    missing = {key: str(where) for key, where in keys.items() if key not in DE}
+    missing = {key: str(where) for key, where in keys.items() if key not in TABLES[lang]}
     assert missing == {}
 
 
@@ -60,18 +68,22 @@ def test_every_refusal_of_the_core_has_words_in_both_languages():
     assert sorted(code for code in codes | {"refused"} if "err_" + code not in DE) == []
 
 
-def test_names_built_in_code_have_texts():
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_names_built_in_code_have_texts(lang):
+    built = []
+    for ranks, label in constant(FIRMWARE / "ui" / "standings.py", "_GROUPS"):  # the card values' labels
+        built += [label] + ["v_" + rank for rank in ranks]
     from tafel.cards import RANKS
 
-    built = ["v_" + rank for rank in RANKS[10:13]]
+    built += ["cv_" + rank for rank in RANKS if not rank.isdigit()]  # ui/card_values.py: a card's name
     home = (FIRMWARE / "ui" / "home.py").read_text(encoding="utf-8")
     built += re.findall(r'"([a-z_]+)"', re.search(r"ACTIONS = \(([^)]*)\)", home).group(1))
     startup = (FIRMWARE / "startup.py").read_text(encoding="utf-8")
     built += re.findall(r'"([a-z_]+)"', re.search(r"_SHOWN = \(([^)]*)\)", startup, re.S).group(1))
     history = (FIRMWARE / "ui" / "history.py").read_text(encoding="utf-8")
     built += re.findall(r'"([a-z_]+)"', re.search(r"STATES = \(([^)]*)\)", history).group(1))
-    assert len(built) > 20
-    assert sorted(key for key in built if key not in DE) == []
+    assert len(built) > 25
+    assert sorted(key for key in built if key not in TABLES[lang]) == []
 
 
 def _filled(text):
@@ -80,17 +92,17 @@ def _filled(text):
     return text.replace("%d%%", "100%").replace("%d", "9999").replace("%%", "%").replace("%s", "Ab")
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_text_fits_the_narrowest_display(lang):
-    texts = DE if lang == "de" else EN
+    texts = TABLES[lang]
     too_long = {key: _filled(text) for key, text in texts.items()
                 if key not in FORMATS and len(_filled(text)) > COLS}
     assert too_long == {}
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_text_is_a_key_or_english_in_the_german_table(lang):
-    texts = DE if lang == "de" else EN
+    texts = TABLES[lang]
     assert sorted(key for key, text in texts.items() if re.fullmatch(r"[a-z]+(_[a-z0-9]+)+", text)) == []
     if lang == "de":  # the words the issue saw leak into German screens
         for word in ("this change", "the game", "no_network", "no_server", "winner"):

@@ -42,8 +42,7 @@ def test_asleep_replies_are_understood(tmp_path):
 
 
 def test_the_real_firmware_sleeps_and_a_key_brings_the_game_back(tmp_path):
-    if not RUN_PY.is_file():
-        pytest.skip("firmware/sim/run.py is not there yet")
+    assert RUN_PY.is_file(), "the simulator is gone from %s" % RUN_PY  # never a skip: fail if it moved
     board = sim.find_board(sim.DEFAULT_BOARD)
     command = sim.auto_command(RUN_PY, tmp_path / "flash.img", board)
     device = SimDevice(command, log=(tmp_path / "log.txt").open("w"))

@@ -88,8 +88,7 @@ def test_only_changed_lines_are_written():
 
 @pytest.mark.skipif(os.name == "nt", reason="no pseudo-terminals on Windows")
 def test_a_session_in_a_pseudo_terminal(tmp_path):
-    if not RUN_PY.is_file():
-        pytest.skip("firmware/sim/run.py is not there yet")
+    assert RUN_PY.is_file(), "the simulator is gone from %s" % RUN_PY  # never a skip: fail if it moved
     import fcntl
     import pty
     import struct
