@@ -30,15 +30,15 @@ def assemble(machine, profile, clock, make_power, transport, device_id, vol=None
     flash's /data (bench); log(err): crash reports."""
     hw = board.build(profile, machine)
     power = make_power(hw)
-    app = start(hw.display, Store(disk or Disk(vol, "/data")), clock, capture, log, power, hw.keypad)
-    app.wlan = lambda: board.wlan(machine)  # network.WLAN, imported when an update over Wi-Fi asks
-    app.restart = machine.reset  # after an update over Wi-Fi: the new version runs on trial
+    # wlan: network.WLAN, imported when an update over Wi-Fi asks; restart: after an update over
+    # Wi-Fi the new version runs on trial
+    app = start(hw.display, Store(disk or Disk(vol, "/data")), clock, capture, log, power, hw.keypad,
+                wlan=lambda: board.wlan(machine), restart=machine.reset)
     link = None
     if transport is not None:  # the protocol of docs/protocol.md on the USB serial, beside the REPL
         from link.link import Link
 
-        link = Link(transport, app, device_id, log)
-        link.restart = machine.reset  # after an update's switch: the new version runs on trial
+        link = Link(transport, app, device_id, log, machine.reset)  # reset: after an update's switch
     return Runner(app, hw, EventQueue(), link)
 
 

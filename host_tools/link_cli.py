@@ -120,7 +120,7 @@ def _session(args, work):
     try:
         code = work(link)
         try:
-            link.bye()
+            link.bye(wait=code == OK)  # after a failure (a noisy line, a device gone) no 15 s of asking
         except LinkError:
             if code == OK:
                 raise
@@ -308,8 +308,9 @@ def _export(link, args, fmt):
         state.end(False)
         bar.stop()  # before the message, so it is not drawn over
         gone = "interrupted" if isinstance(err, KeyboardInterrupt) else str(err)
-        _say("%s. The %d game%s that came whole are kept on this laptop; run `tafel export --since` "
-             "to continue." % (gone, len(games), "" if len(games) == 1 else "s"))
+        one = len(games) == 1
+        _say("%s. The %d game%s that came whole %s kept on this laptop; run `tafel export --since` "
+             "to continue." % (gone, len(games), "" if one else "s", "is" if one else "are"))
         return DEVICE_ERROR if not isinstance(err, KeyboardInterrupt) else 130
     finally:
         bar.stop()

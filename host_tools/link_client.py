@@ -13,7 +13,9 @@
 # without doing it twice); after `tries`, a new handshake and once more;
 # then DeviceGone. The export stream (link_stream.py) acks every frame, asks
 # for a resend (ACK 01, go-back-N) at a gap or a damaged line, and gives up
-# with DeviceGone after stream_timeout of silence. A request answered "busy"
+# with DeviceGone after stream_timeout of silence, NoisyLine (a DeviceGone)
+# when only damaged frames came that long; a stream that begins noisy is asked
+# again with smaller DATA frames (EXPORT's chunk). A request answered "busy"
 # right after an export (a device that had not yet taken the ACK of DONE) is
 # asked again after acking DONE once more, BUSY_TRIES times at most. Errors
 # are never OSError subclasses, so ports.find can tell "cannot open" from
@@ -28,7 +30,10 @@ REPLY_TIMEOUT = 2.0
 CONFIRM_TIMEOUT = 35.0  # DELETE and WIPE wait for a person at the device
 STREAM_TIMEOUT = 10.0  # silence in an export stream before the device counts as gone
 STREAM_NUDGE = 2.0  # silence after which the host acks again (its ACK may have been lost)
+CANCEL_TIMEOUT = 0.5  # CANCEL of a noisy stream, to ask again with smaller frames: its OK may come damaged
 TRIES = 3
+DAMAGED_TRIES = 8  # a request asked again at once because its answer (or itself) came damaged: this often more
+GARBLED_TRIES = 8  # handshakes asked in all while the answers come garbled (a noisy line: the device is there)
 BUSY_TRIES = 3  # a request answered "busy" just after an export: asked again this often
 BUSY_WAIT = 0.2  # seconds between those tries (a device step is 10 ms)
 MARK_MAX = 20  # games in one MARK request (docs/protocol.md)
@@ -57,6 +62,18 @@ _REPL_SIGNS = (b">>>", b"Traceback (most recent call last)", b"MicroPython", b"r
 CTRL_B = b"\x02"  # MicroPython's raw REPL: back to the friendly one
 
 
+def _damaged(kind, seq, body):
+    # A line that came damaged, or the device's word that ours did (ERR bad_frame to seq 0).
+    if kind == "bad":
+        return True
+    if kind == wire.ERR and seq == 0:
+        try:
+            return wire.parse_error(body)[0] == "bad_frame"
+        except wire.WireError:
+            return True
+    return False
+
+
 def at_repl(text):
     """True when bytes the port brought are MicroPython's REPL talking (a prompt, a traceback, its banner)."""
     return any(sign in text for sign in _REPL_SIGNS)
@@ -64,6 +81,17 @@ def at_repl(text):
 
 class DeviceGone(LinkError):
     """The device stopped answering in a session (unplugged, reset, crashed)."""
+
+
+class NoisyLine(DeviceGone):
+    """Frames kept arriving damaged until the export could not go on: the cable or port is bad."""
+
+    def __init__(self, damaged, lines):
+        share = 100 * damaged // lines if lines else 0
+        DeviceGone.__init__(self, "the line to the device is noisy: %d of %d frames arrived damaged (%d %%); "
+                                  "try another cable or USB port" % (damaged, lines, share))
+        self.damaged = damaged
+        self.lines = lines
 
 
 class DeviceError(LinkError):
@@ -157,8 +185,10 @@ class Link:
             self._buf += got
             self.wire_in += len(got)
 
-    def _frame(self, deadline):
-        """(kind, seq, body, wire bytes) of the next good frame; None at the deadline; bad lines skipped."""
+    def _frame(self, deadline, stream=False):
+        """(kind, seq, body, wire bytes) of the next good frame; None at the deadline. A damaged
+        frame (a line starting with "~") is ("bad", 0, b"", size); in a stream (where the device
+        sends nothing else) any line that is not a frame is; other lines are skipped."""
         while True:
             line = self._line(deadline)
             if line is None:
@@ -166,7 +196,7 @@ class Link:
             try:
                 kind, seq, body = wire.decode(line)
             except wire.WireError:
-                if line.startswith(b"~"):
+                if line.startswith(b"~") or (stream and line):
                     return "bad", 0, b"", len(line) + 1
                 continue  # not for us: an echo, the REPL, noise
             return kind, seq, body, len(line) + 1
@@ -174,10 +204,13 @@ class Link:
     # ---- handshake and requests ------------------------------------------------------
 
     def handshake(self, tries=TRIES):
-        """Start (or restart) a session; sets self.hello. A garbled answer is asked again (up to
-        `tries` times); a REPL that answers instead raises AtRepl, silence NoAnswer."""
+        """Start (or restart) a session; sets self.hello. Asked `tries` times, GARBLED_TRIES
+        while the answers come garbled; a REPL that answers instead raises AtRepl, silence NoAnswer."""
         seen, garbled, repl, silent = [], None, False, False
-        for _ in range(tries):
+        asked = 0
+        # A garbled answer means the device is there on a noisy line: it is asked more often.
+        while asked < (max(tries, GARBLED_TRIES) if garbled is not None else tries):
+            asked += 1
             # "\r\n": the app strips the "\r"; MicroPython's friendly prompt takes the "\r" as Enter,
             # runs "TAFEL?" and answers with a traceback and ">>> ", so a REPL always shows itself.
             # The raw REPL (Ctrl-A: mpremote's, left behind by a killed mpremote) echoes nothing:
@@ -206,13 +239,16 @@ class Link:
                     self._seq = 0
                     self._stream_end = None
                     return hello
+                if b"proto=" in line or b"AFEL!" in line:  # the hello with its start damaged
+                    garbled = "a damaged hello line"
+                    break
                 repl = repl or at_repl(line)
                 if line.strip():
                     seen.append(line.strip()[:60].decode("ascii", "replace"))
         if repl:
             raise AtRepl(REPL_HINT)
         if garbled is not None:
-            raise NoAnswer("a garbled handshake answer, %d times: %s (a noisy line or cable?)" % (tries, garbled))
+            raise NoAnswer("a garbled handshake answer, %d times: %s (a noisy line or cable?)" % (asked, garbled))
         raise NoAnswer("no answer to the handshake" + (" (it said %r)" % seen[-1] if seen else ""))
 
     def request(self, kind, body=b"", timeout=None):
@@ -237,14 +273,22 @@ class Link:
         for attempt in range(2):
             self._seq = self._seq % 0xFFFF + 1
             line = wire.encode(kind, self._seq, body)
-            for _ in range(TRIES):
+            tries = damaged = 0
+            while tries < TRIES:
                 self._write(line)
                 deadline = time.monotonic() + timeout
+                tries += 1
                 while True:
                     got = self._frame(deadline)
                     if got is None:
                         break
                     rkind, rseq, rbody, _ = got
+                    if _damaged(rkind, rseq, rbody) and damaged < DAMAGED_TRIES:
+                        # the reply, or the request on its way, came damaged: ask again now (the
+                        # device answers a seq it has seen with the same answer), not at the timeout
+                        damaged += 1
+                        tries -= 1
+                        break
                     if rseq != self._seq or rkind not in (wire.OK, wire.ERR):
                         continue  # a stale reply or stream frame
                     if rkind == wire.ERR:
@@ -328,7 +372,16 @@ class Link:
             marked += wire.parse_numbers(self.request(wire.MARK, bytes(body)), 1)[0]
         return marked
 
-    def bye(self):
+    def bye(self, wait=True):
+        """End the session. wait=False (after a failure): BYE is sent once and not waited for;
+        if it is lost the device ends the session on its own after 10 s."""
+        if not wait:
+            self._seq = self._seq % 0xFFFF + 1
+            try:
+                self._write(wire.encode(wire.BYE, self._seq))
+            except LinkError:
+                pass
+            return
         try:
             self.request(wire.BYE)
         except LinkError:
@@ -341,8 +394,12 @@ class Link:
         on_game(game id, flags, game dict, journal size) after each game, as it comes
         (the dict is None for a game that did not come whole or cannot be read);
         progress(journal bytes received, announced total). DeviceGone if the
-        device goes silent mid-stream (the games before that were handed out)."""
+        device goes silent mid-stream, NoisyLine if its frames keep coming damaged
+        (the games before that were handed out). A stream that begins noisy is
+        cancelled and asked again with smaller DATA frames (EXPORT's chunk,
+        docs/protocol.md); its games may then be handed out twice."""
         body = bytearray([mode])
+        legacy = None
         if mode == wire.ONE:
             wire.put_varint(body, arg)
         elif mode == wire.SINCE:
@@ -355,31 +412,64 @@ class Link:
             body = bytearray([wire.AFTER])
             for n in wire.cursor_changes(arg) or (0, 0):
                 wire.put_varint(body, n)
-        from .link_stream import ExportResult
+        from .link_stream import ExportResult, ExportStream, Shrink, noisy
 
         started = time.monotonic()
         result = ExportResult()
-        self.export_mode = body[0]
+        chunk = None  # the DATA size asked for, once the line proved noisy
+        while True:
+            try:
+                shrink_from = self._start_export(body, legacy, result, chunk)
+            except DeviceGone:
+                if result.damaged:
+                    raise noisy(result) from None  # the requests to go on got lost in the noise too
+                raise
+            if progress:
+                progress(0, result.bytes)
+            stream = ExportStream(self, result, on_game, progress)
+            try:
+                stream.run(shrink_from)
+                break
+            except Shrink as more:
+                chunk = result.chunk = more.chunk
+            try:
+                # answered at once, after the stream's frames already on the way
+                self.request(wire.CANCEL, timeout=min(self.reply_timeout, CANCEL_TIMEOUT))
+            except (DeviceGone, DeviceError):  # lost in the noise, or a device that cannot stop the stream
+                raise noisy(result) from None
+        self._stream_end = stream.expected & 0xFFFF
+        result.seconds = time.monotonic() - started
+        return result
+
+    def _start_export(self, body, legacy, result, chunk):
+        """Send EXPORT (with `chunk` if not None) and take its OK into result; the chunk the
+        device will use when it may be asked for smaller DATA, else None."""
+        ask = bytearray(body)
+        if chunk is not None and not getattr(self, "_no_chunk", False):
+            wire.put_varint(ask, chunk)
+        self.export_mode = ask[0]
         try:
-            answer = self.request(wire.EXPORT, bytes(body))
+            answer = self.request(wire.EXPORT, bytes(ask))
         except DeviceError as err:
-            if body[0] != wire.AFTER or err.code != "bad_request":
+            if err.code != "bad_request":
+                raise
+            if len(ask) > len(body):  # a firmware from before EXPORT's chunk: go on with its own
+                self._no_chunk = True
+                return self._start_export(body, legacy, result, None)
+            if ask[0] != wire.AFTER:
                 raise
             self.export_mode = wire.SINCE  # a firmware from before AFTER
             answer = self.request(wire.EXPORT, bytes(legacy))
         result.games, result.bytes = wire.parse_numbers(answer, 2)
+        result.received = 0  # a stream asked again brings everything again
+        result.changed, result.unreadable, result.unplaced = [], [], []
         # (epoch, changes) of the device's change log when it planned the export;
         # None from a firmware without one (its DONE has no "/N@E" either).
         self.export_changes = wire.done_changes(b"\x00" + answer)
-        if progress:
-            progress(0, result.bytes)
-        from .link_stream import ExportStream
-
-        stream = ExportStream(self, result, on_game, progress)
-        stream.run()
-        self._stream_end = stream.expected & 0xFFFF
-        result.seconds = time.monotonic() - started
-        return result
+        if getattr(self, "_no_chunk", False):
+            return None
+        own = int((self.hello or {}).get("chunk", 0)) or None
+        return min(own, chunk) if chunk and own else chunk or own
 
     def ack(self, expected, resend=False):
         self._write(wire.encode(wire.ACK, expected, b"\x01" if resend else b""))

@@ -2,76 +2,178 @@
 #
 # Stream frames are numbered from 0. Each one that comes in order is acked
 # at once (the device's window stays open); one seen before is acked again;
-# a gap or a damaged line gets one ACK 01 (go back and send from there) until
-# the missing frame comes. Silence for `stream_nudge` repeats the ACK (ours may
-# be lost); silence for `stream_timeout` means the device is gone. DATA frames
-# fill each file of the game the last GAME announced; at GEND the files are
-# decoded with the core (export.game_from_files) and handed to on_game.
+# a gap or a damaged line gets an ACK 01 (go back and send from there). The
+# ask is repeated when the device has gone back and the frame asked for came
+# damaged again (a frame seen twice since the ask), when `window` lines came
+# since without it, when the line goes quiet for QUIET without it, and when
+# the device answers a line of ours with ERR bad_frame (the ask, or an ACK,
+# arrived damaged). Silence for `stream_nudge` (QUIET once a line came
+# damaged) repeats the ACK (ours may be lost). No frame in order for `stream_timeout`
+# ends the stream: NoisyLine when damaged lines kept coming (with how many),
+# DeviceGone when the device went silent. A stream that begins noisy (more
+# than 1 in NOISY lines damaged) raises Shrink, so Link.export can ask again
+# for smaller DATA frames. DATA frames fill each file of the game the last
+# GAME announced; at GEND the files are decoded with the core
+# (export.game_from_files) and handed to on_game.
+import math
 import time
 
 from tafel import wire
 from tafel.errors import RecordError
 
 from . import export
-from .link_client import DeviceGone
+from .link_client import DeviceGone, NoisyLine
 
-_STREAM = (wire.GAME, wire.DATA, wire.GEND, wire.DONE)
+NOISY = 3  # a stream with more than 1 in NOISY lines damaged is noisy
+NOISY_MIN = 4  # damaged lines before that is judged
+SMALLEST_CHUNK = 32  # the least DATA size asked for: a 64-byte line, below it the frame's own bytes dominate
+GOOD_LINE = 0.9  # the chance of a line arriving whole that a smaller chunk aims at
+FRAME_COST = 12  # bytes of a DATA frame besides the file's: kind, seq, CRC, game id, file, offset
+QUIET = 0.25  # seconds of a quiet line after an ask for a resend, before it is asked again
 
 
-class ExportResult:
+class Counts:
+    """What a stream's lines were like: the noisy message's figures."""
+
     def __init__(self):
+        self.wire_in = 0  # bytes of the stream's lines in order, as they came over the wire
+        self.lines = 0  # stream lines that came (damaged ones too), over every try
+        self.damaged = 0  # of them, lines that were no frame (CRC, base64, two run together)
+
+
+class ExportResult(Counts):
+    def __init__(self):
+        Counts.__init__(self)
         self.games = 0  # as announced by EXPORT's OK
         self.bytes = 0  # journal bytes announced
         self.received = 0  # journal bytes received
-        self.wire_in = 0  # bytes of the stream's lines, as they came over the wire
         self.changed = []  # ids whose files changed while sent (GEND status 1)
         self.unreadable = []  # (id, why) of games whose journal has no readable start
         self.unplaced = []  # what the export keeps of those: {"id", "damage", "set_aside"} (export.Unreadable)
         self.cursor = None  # "G:S/N@E" of DONE ("G:S" from a firmware without a change log)
         self.seconds = 0.0
+        self.chunk = None  # the DATA size asked for after noise (None: the device's own)
 
 
-class ExportStream:
-    """One export stream: frames in order, acked; games assembled from their files."""
+class Shrink(Exception):
+    """The stream began noisy: ask again with DATA frames of `chunk` bytes at most."""
 
-    def __init__(self, link, result, on_game, progress):
-        self.link, self.result, self.on_game, self.progress = link, result, on_game, progress
+    def __init__(self, chunk):
+        Exception.__init__(self, "noisy: chunk %d" % chunk)
+        self.chunk = chunk
+
+
+def noisy(result):
+    return NoisyLine(result.damaged, result.lines)
+
+
+class InOrderStream:
+    """A stream of numbered frames (docs/protocol.md section 5) taken in order and acked, with
+    go-back on a gap or a damaged line; a subclass says which KINDS it takes and what
+    _take(kind, body) does with each (True: the last one)."""
+
+    KINDS = ()
+    WHAT = "the stream"
+
+    def __init__(self, link, result):
+        self.link, self.result = link, result
         self.expected = 0
-        self.game = None  # (id, flags, {file: size}, {file: bytearray})
+        self._lines = self._damaged = self._bytes = 0  # this stream's own, for Shrink
 
-    def run(self):
-        link = self.link
-        asked = False  # a resend was asked for since the last frame in order
-        last_heard = time.monotonic()
+    def run(self, shrink_from=None):
+        """Take the stream to DONE. shrink_from: the chunk the device uses, when it may be asked to
+        send smaller DATA (Shrink is raised then); None: never."""
+        link, result = self.link, self.result
+        window = int((link.hello or {}).get("window", 6))
+        asked = None  # lines since the last ask for a resend (None: none outstanding)
+        seen = set()  # numbers of the frames seen since that ask
+        progress = heard = time.monotonic()
+        damaged_since = 0  # damaged lines since the last frame in order
         while True:
-            got = link._frame(min(last_heard + link.stream_timeout, time.monotonic() + link.stream_nudge))
+            quiet = link.stream_nudge if asked is None and not self._damaged else min(QUIET, link.stream_nudge)
+            got = link._frame(min(progress + link.stream_timeout, heard + quiet), stream=True)
             now = time.monotonic()
             if got is None:
-                if now - last_heard >= link.stream_timeout:
-                    raise DeviceGone("the device went silent in the middle of the export")
+                if now - progress >= link.stream_timeout:
+                    if damaged_since:
+                        raise noisy(result)
+                    raise DeviceGone("the device went silent in the middle of %s" % self.WHAT)
                 link.ack(self.expected & 0xFFFF, resend=True)  # nudge: our ACK may be lost
+                asked, seen, heard = 0, set(), now
                 continue
+            heard = now
             kind, seq, body, size = got
-            if kind == "bad":
-                if not asked:
-                    link.ack(self.expected & 0xFFFF, resend=True)
-                    asked = True
+            if kind == wire.ERR and seq == 0:  # a line of ours arrived damaged: say it again
+                link.ack(self.expected & 0xFFFF, resend=asked is not None)
+                if asked is not None:
+                    asked, seen = 0, set()
                 continue
-            if kind not in _STREAM:
+            if kind != "bad" and kind not in self.KINDS:
                 continue  # a late reply to an earlier request
-            behind = (self.expected - seq) & 0xFFFF
+            result.lines += 1
+            self._lines += 1
+            self._bytes += size
+            if kind == "bad":
+                result.damaged += 1
+                self._damaged += 1
+                damaged_since += 1
+                behind = None
+            else:
+                behind = (self.expected - seq) & 0xFFFF
             if behind == 0:
-                last_heard, asked = now, False
-                self.result.wire_in += size
+                progress, asked, damaged_since = now, None, 0
+                result.wire_in += size
                 self.expected += 1
                 link.ack(self.expected & 0xFFFF)
                 if self._take(kind, body):
                     return
-            elif behind <= 0x8000:
-                link.ack(self.expected & 0xFFFF)  # seen before: ack again
-            elif not asked:
+                continue
+            if behind is not None and behind <= 0x8000:
+                link.ack(self.expected & 0xFFFF)  # seen before (our ACK was lost): ack again
+                if asked is not None:
+                    asked += 1
+                continue
+            again = behind is not None and seq in seen  # the device went back, and ours came damaged again
+            if asked is None or again or asked >= window:
                 link.ack(self.expected & 0xFFFF, resend=True)  # a frame is missing: go back
-                asked = True
+                asked, seen = 0, set()
+            else:
+                asked += 1
+            if behind is not None:
+                seen.add(seq)
+            if shrink_from is not None and self._damaged >= NOISY_MIN and self._damaged * NOISY > self._lines:
+                smaller = self.smaller(shrink_from)
+                if smaller is not None:
+                    raise Shrink(smaller)
+
+    def smaller(self, chunk):
+        """The DATA size that makes a line arrive whole GOOD_LINE of the time, by the damage seen
+        (at most half of `chunk`); None when `chunk` is as small as it goes."""
+        if chunk <= SMALLEST_CHUNK:
+            return None
+        whole = 1.0 - self._damaged / self._lines
+        line = self._bytes / self._lines
+        if whole <= 0.0:
+            target = 0
+        else:  # each byte arrives whole with probability whole ** (1 / line)
+            target = line * math.log(GOOD_LINE) / math.log(whole)
+        chunk_for = int((target - 2) * 3 / 4) - FRAME_COST
+        return max(SMALLEST_CHUNK, min(chunk // 2, chunk_for))
+
+    def _take(self, kind, body):
+        raise NotImplementedError
+
+
+class ExportStream(InOrderStream):
+    """One export stream: games assembled from their files."""
+
+    KINDS = (wire.GAME, wire.DATA, wire.GEND, wire.DONE)
+    WHAT = "the export"
+
+    def __init__(self, link, result, on_game, progress):
+        InOrderStream.__init__(self, link, result)
+        self.on_game, self.progress = on_game, progress
+        self.game = None  # (id, flags, {file: size}, {file: bytearray})
 
     def _take(self, kind, body):
         result = self.result

@@ -11,13 +11,13 @@
 # both serve it. A read cut short (the cable, a reset) is resumed once the
 # device answers again, from the block it had got to.
 import sys
-import time
 import zlib
 
 from tafel import wire
 from tafel.records import varints
 
 from .link_client import DeviceGone, LinkError
+from .link_stream import Counts, InOrderStream
 
 RESUMES = 3  # a cut-short read starts again where it got to this often
 
@@ -55,50 +55,32 @@ def read_flash(link, progress=None):
     raise AssertionError("not reached")
 
 
-class _FlashStream:
-    """One FLASH_READ stream: frames taken in order and acked (as link_stream.ExportStream takes an export's)."""
+class _FlashStream(InOrderStream):
+    """One FLASH_READ stream, taken as an export's is (link_stream.InOrderStream: in order, acked,
+    go-back on a gap or a damaged line, NoisyLine on a line that stays noisy)."""
+
+    KINDS = (wire.FLASH_DATA, wire.FLASH_DONE)
+    WHAT = "the flash read"
 
     def __init__(self, link, image, first, size, progress):
-        self.link, self.image, self.size, self.progress = link, image, size, progress
-        self.expected = 0
+        InOrderStream.__init__(self, link, Counts())
+        self.image, self.size, self.progress = image, size, progress
         self.reached = first  # the blocks before it came whole: where a resumed read begins
+        self.crc = None
 
     def run(self):
         """The CRC32 FLASH_DONE gives, once every frame before it came in order."""
-        link = self.link
-        asked = False
-        last_heard = time.monotonic()
-        while True:
-            got = link._frame(min(last_heard + link.stream_timeout, time.monotonic() + link.stream_nudge))
-            now = time.monotonic()
-            if got is None:
-                if now - last_heard >= link.stream_timeout:
-                    raise DeviceGone("the device went silent in the middle of the flash read")
-                link.ack(self.expected & 0xFFFF, resend=True)
-                continue
-            kind, seq, body, _ = got
-            if kind == "bad":
-                if not asked:
-                    link.ack(self.expected & 0xFFFF, resend=True)
-                    asked = True
-                continue
-            if kind not in (wire.FLASH_DATA, wire.FLASH_DONE):
-                continue  # a late reply to an earlier request
-            behind = (self.expected - seq) & 0xFFFF
-            if behind == 0:
-                last_heard, asked = now, False
-                self.expected += 1
-                link.ack(self.expected & 0xFFFF)
-                if kind == wire.FLASH_DONE:
-                    return wire.parse_flash_done(body)[2]
-                self._take(body)
-            elif behind <= 0x8000:
-                link.ack(self.expected & 0xFFFF)
-            elif not asked:
-                link.ack(self.expected & 0xFFFF, resend=True)
-                asked = True
+        InOrderStream.run(self)
+        return self.crc
 
-    def _take(self, body):
+    def _take(self, kind, body):
+        if kind == wire.FLASH_DONE:
+            self.crc = wire.parse_flash_done(body)[2]
+            return True
+        self._take_data(body)
+        return False
+
+    def _take_data(self, body):
         block, offset, data = wire.parse_flash_data(body)
         at = block * self.size + offset
         if at + len(data) > len(self.image):

@@ -4,4 +4,3 @@
 #   link.py       lines, session, replies, the export window: Link.poll(now) every step
 #   commands.py   what each request does (info, list, clock, roster, mark, delete, wipe)
 #   export.py     which games an export sends, and its stream of frames
-#   ask.py        the question on the screen before a delete or a wipe

@@ -10,6 +10,7 @@ from . import export
 PAGE = const(12)  # summaries read from the index at a time for LIST
 MAX_NAMES = const(128)  # names a roster push may gather (the store keeps 64)
 MAX_MARK = const(20)  # games one MARK may name
+SMALLEST_CHUNK = const(16)  # the least file bytes a DATA frame carries, whatever a host asks
 
 
 def run(link, kind, seq, body):
@@ -74,7 +75,7 @@ def info(link, r):
                   min(link.app.clock.time(), MAX_NUMBER), store.next_game_id())  # any stored time fits
     put_text(out, link.firmware)
     put_text(out, space.level)
-    _update_state(out, store.disk.vol, link.app.clock.ticks_ms())
+    _update_state(out, store.update_volume(), link.app.clock.ticks_ms())
     _storage_report(out, getattr(store, "report", None) or ())
     return out
 
@@ -139,15 +140,13 @@ def list_games(link, r):
     store = link.app.store
     ids = [i for i in store.history() if i > after]
     ids.reverse()
-    live = export.live_files(store.disk)
-    keep = export.keep_files(store.disk)
+    j = store.journals()
     entries = bytearray()
     n = 0
     full = False
     for e in store.summaries(ids[:PAGE]):
         one = bytearray()
-        wire.put_summary(one, e, export.flags(store, e.id, live, keep) | (wire.FINISHED if e.finished else 0),
-                         export.size(store.disk, e.id, live, keep))
+        wire.put_summary(one, e, export.flags(j, e.id) | (wire.FINISHED if e.finished else 0), j.size(e.id))
         if len(entries) + len(one) > wire.MAX_REPLY - 8:
             full = True
             break
@@ -161,9 +160,13 @@ def list_games(link, r):
 
 def start_export(link, r):
     store = link.app.store
-    ids, total, cursor = export.plan(store, r)
+    asked = []  # a host on a noisy line asks for smaller DATA frames (docs/protocol.md, EXPORT)
+    ids, total, cursor = export.plan(store, r, asked)
+    chunk = link.t.chunk
+    if asked:
+        chunk = max(SMALLEST_CHUNK, min(chunk, asked[0]))
     link.exported_at = cursor[2:]  # (epoch, changes) when this export was planned: for MARK
-    link.stream(export.frames(store, ids, cursor, link.t.chunk))
+    link.stream(export.frames(store, ids, cursor, chunk))
     return varints(len(ids), total, cursor[2], cursor[3])  # + the change log when planned
 
 
@@ -229,29 +232,22 @@ def mark(link, r):
     store = link.app.store
     known = store.history()
     running = store.running_game()
-    live = export.live_files(store.disk)
-    keep = export.keep_files(store.disk)
+    j = store.journals()
     # A game counts as taken home only if it was exported whole after its last
     # change: with sizes, only a game that is still what the host got is marked
     # (one played on since must go out again; sizes count its keep/ files too);
     # after an export in this session, only a game not changed since it was
     # planned. With neither there is no proof: nothing is marked.
     at = getattr(link, "exported_at", None)
-    idx = store.index
-    if at is not None and at[0] != idx.epoch:
-        at = (idx.epoch, -1)  # the change log started again since: no game is provably unchanged
-    ids = [ids[i] for i in range(count) if ids[i] in known and ids[i] != running and ids[i] not in live
+    if at is not None and at[0] != j.change_log()[0]:
+        at = (at[0], -1)  # the change log started again since: no game is provably unchanged
+    ids = [ids[i] for i in range(count) if ids[i] in known and ids[i] != running and not j.is_live(ids[i])
            and (sizes is not None or at is not None)
-           and (sizes is None or export.size(store.disk, ids[i], live, keep) == sizes[i])
-           and (at is None or _unchanged(idx, ids[i], at[1]))]
+           and (sizes is None or j.size(ids[i]) == sizes[i])
+           and (at is None or j.unchanged(ids[i], at[1]))]
     if ids:
         store.mark_exported(ids)
     return varints(len(ids))
-
-
-def _unchanged(idx, game_id, n):
-    i = idx.find(game_id)
-    return i >= 0 and idx.stamps[i] <= n
 
 
 def delete(link, seq, r):

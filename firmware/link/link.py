@@ -29,7 +29,7 @@ _ALWAYS = (wire.ACK, wire.CANCEL, wire.BYE, wire.HELLO, wire.INFO)  # taken whil
 
 
 class Link:
-    def __init__(self, transport, app, device_id, log=None):
+    def __init__(self, transport, app, device_id, log=None, restart=None):
         self.t = transport
         self.app = app
         self.device_id = device_id
@@ -65,7 +65,7 @@ class Link:
         self._ask_do = None
         self.stager = None  # update/stage.py's Stager while an update is transferred (link/update.py)
         self.raw = None  # link/update.py's Receiver while counted bytes come in place of lines
-        self.restart = None  # called to reboot into a new version after UPDATE_END's answer went out
+        self.restart = restart  # called to reboot into a new version after UPDATE_END's answer went out
         self._restart_at = None
         self._usb_host = getattr(transport, "usb_host", False)  # the port tells when a host holds it
 
@@ -249,19 +249,29 @@ class Link:
     # ---- questions on the screen (delete, wipe) --------------------------------------------
 
     def ask(self, seq, question, detail, action):
-        """Shows the question; action() runs and is answered OK when the user
+        """Shows the question (("delete", game id) or ("wipe", games)) on the app's
+        confirmation screen; action() runs and is answered OK when the user
         presses #, ERR refused on *, ERR timeout after ASK_MS."""
-        from .ask import Ask
-
         app = self.app
         if app.asleep:
             app.wake()
         app.last_key = app.clock.ticks_ms()  # the display stays on while it waits
-        self._ask = Ask(app, question, detail, self._answered)
+        t = app.t
+        if question[0] == "delete":
+            text = t("laptop_delete") % question[1]
+        else:
+            text, detail = t("laptop_wipe"), t("laptop_games") % question[1]
         self._ask_seq = seq
         self._ask_until = self._now + ASK_MS
         self._ask_do = action
-        app.push(self._ask)
+        app.open("confirm", text, self._yes, detail, t("laptop_asks"), self._no)
+        self._ask = app.screen
+
+    def _yes(self):
+        self._answered(True)
+
+    def _no(self):
+        self._answered(False)
 
     def _answered(self, yes):
         # From the screen's key handler: the user decided.

@@ -188,7 +188,7 @@ def _stager(link):
         from update.stage import Stager
         from update.trusted import TRUSTED_KEYS
 
-        st = Stager(link.app.store.disk.vol, TRUSTED_KEYS)
+        st = Stager(link.app.store.update_volume(), TRUSTED_KEYS)
         link.stager = st
     return st
 

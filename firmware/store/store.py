@@ -238,6 +238,13 @@ class Store:
 
     # ---- export and deleting ---------------------------------------------------------
 
+    def journals(self):
+        """The games' journal files, sizes, flags and change log as the link sends them
+        (store/journals.py), live/ and keep/ listed now."""
+        from .journals import Journals
+
+        return Journals(self)
+
     def mark_exported(self, game_ids):
         """Flags put-away games as exported (after the host confirmed). The
         running game is left: it still changes."""
@@ -330,6 +337,29 @@ class Store:
             keyval.save(self.disk, name, value)
         except OSError as err:
             raise StoreError("save_failed", err.errno)
+
+    # ---- for the UI: the self-test's flash check, the update's volume (ui/selftest.py, ui/wifi_update.py) ----
+
+    def write_check(self, name, data):
+        """Write `data` to the scratch file `name` in the data folder, read it back and delete it:
+        whether it came back the same. OSError when the file system refused any of it. Name it
+        "*.new": the boot check removes what a power cut leaves of such a file."""
+        disk = self.disk
+        try:
+            f = disk.open(name, "wb")
+            try:
+                f.write(data)
+            finally:
+                f.close()
+            return disk.read(name) == data
+        finally:
+            disk.remove(name)
+            self._space = None
+
+    def update_volume(self):
+        """The file system update/ keeps its staging area and version pointer on (update/stage.py,
+        update/health.py); the store never writes there, update/ never writes the games."""
+        return self.disk.vol
 
 
 def _forget(*names):

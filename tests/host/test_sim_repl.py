@@ -157,7 +157,7 @@ def test_a_garbled_handshake_answer_is_asked_again():
 
 def test_an_answer_garbled_every_time_says_the_line_is_noisy():
     garbled = wire.hello_line("fake-0001", "0.1.0", 4, 384).replace(b"proto", b"pr\xf4to")
-    with pytest.raises(NoAnswer, match="garbled handshake answer, 3 times.*noisy"):
+    with pytest.raises(NoAnswer, match="garbled handshake answer, 8 times.*noisy"):
         Link.open(Answers(garbled).url, timeouts=FAST)
 
 
