@@ -44,7 +44,7 @@ from pathlib import Path
 from tafel import journal, records, wire
 from tafel.cards import DEFAULT_VALUES, RANKS
 from tafel.errors import RecordError, ScoreError
-from tafel.game import shown
+from tafel.names import shown
 
 from . import salvage
 

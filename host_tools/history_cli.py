@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tafel.game import shown
+from tafel.names import shown
 
 from . import export, stats
 from .history import History, HistoryError

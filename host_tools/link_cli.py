@@ -17,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from tafel import game, wire
+from tafel import wire
+from tafel.names import MAX_NAME, name_problem, shown
 
 from . import export, ports, salvage, storage_notes
 from .export_state import DeviceState
@@ -82,7 +83,7 @@ def add_parsers(commands):
     pull = sub.add_parser("pull", help="print the roster, one name a line")
     pull.set_defaults(run=run_roster_pull)
     push = sub.add_parser("push", help="replace the roster with these names (at most %d, of at most %d "
-                                       "printable characters)" % (ROSTER_MAX, game.MAX_NAME))
+                                       "printable characters)" % (ROSTER_MAX, MAX_NAME))
     push.add_argument("names", nargs="*", metavar="NAME")
     push.add_argument("--file", metavar="FILE", help="names one a line ('-' for standard input)")
     push.set_defaults(run=run_roster_push)
@@ -176,12 +177,12 @@ def _info(link):
     if games:
         print("%5s  %-16s  %-9s %6s %6s  %-28s %s" % ("id", "created", "variant", "target", "rounds", "players", "state"))
     for g in games:
-        state_text = ("won by " + " & ".join(game.shown(w) for w in g["winners"])) if g["winners"] else (
+        state_text = ("won by " + " & ".join(shown(w) for w in g["winners"])) if g["winners"] else (
             "finished" if g["finished"] else "being played" if g["live"] else "open")
         flags = [w for w, on in (("exported", g["exported"]), ("damaged", g["damaged"])) if on]
         print("%5d  %-16s  %-9s %6d %6d  %-28s %s" % (
             g["id"], _when(g["created"]), g["variant"], g["target"], g["rounds"],
-            ", ".join(game.shown(p) for p in g["players"])[:28], ", ".join([state_text] + flags)))
+            ", ".join(shown(p) for p in g["players"])[:28], ", ".join([state_text] + flags)))
     return OK
 
 
@@ -370,7 +371,7 @@ ROSTER_MAX = 64  # names the device's roster holds (firmware/store/keyval.py MAX
 def run_roster_pull(args):
     def pull(link):
         for name in link.roster_pull():
-            print(game.shown(name))  # a control character from older data printed escaped, never raw
+            print(shown(name))  # a control character from older data printed escaped, never raw
         return OK
 
     return _session(args, pull)
@@ -378,11 +379,11 @@ def run_roster_pull(args):
 
 def roster_problem(names):
     """Why the device would refuse these names (the text to print), or None: a blank, a
-    control character (its position), a name over game.MAX_NAME, more than ROSTER_MAX names."""
+    control character (its position), a name over MAX_NAME, more than ROSTER_MAX names."""
     for i, name in enumerate(names, 1):
         if not name.strip():
             return ("name %d is blank: give names, or empty the roster with `tafel roster clear`" % i)
-        problem = game.name_problem(name)
+        problem = name_problem(name)
         if problem:
             return "name %d: %s" % (i, problem[1])
     distinct = {name.strip().lower() for name in names}

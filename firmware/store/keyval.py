@@ -6,12 +6,12 @@
 # the caller reports it.
 import json
 
-from tafel import game, journal
+from tafel import journal
+from tafel.names import MAX_NAME, bad_char, name_problem
 
 SETTINGS = "settings"
 ROSTER = "roster"
 MAX_ROSTER = 64
-MAX_NAME = game.MAX_NAME  # characters of a roster name: any may sit at a game
 
 
 def load(disk, name, default):
@@ -40,19 +40,19 @@ def save(disk, name, value):
 
 def roster_problem(names):
     """None for a roster that may be stored as given, else (code, short message): a name that
-    is not printable or longer than game.MAX_NAME (name_bad, name_long, with its place
+    is not printable or longer than MAX_NAME (name_bad, name_long, with its place
     in the list), or more than MAX_ROSTER names once blanks and duplicates are dropped
     (roster_long). Blanks are no problem: they are dropped."""
     for i in range(len(names)):
         name = names[i]
         if isinstance(name, str) and not name.strip():
             continue
-        problem = game.name_problem(name)
+        problem = name_problem(name)
         if problem:  # short: an ERR's detail carries 60 characters
             if problem[0] == "name_bad":
-                why = "control character at position %d" % (game.bad_char(name.strip()) + 1)
+                why = "control character at position %d" % (bad_char(name.strip()) + 1)
             elif problem[0] == "name_long":
-                why = "over %d characters or 64 bytes" % game.MAX_NAME
+                why = "over %d characters or 64 bytes" % MAX_NAME
             else:
                 why = "not a name"
             return problem[0], "name %d: %s" % (i + 1, why)
@@ -67,7 +67,7 @@ def clean_roster(names, most=MAX_ROSTER):
     out = []
     seen = []
     for name in names:
-        if game.name_problem(name):
+        if name_problem(name):
             continue
         name = name.strip()
         key = name.lower()

@@ -1,5 +1,5 @@
 # Typing a name with multi-tap letters: digits type, * deletes, # takes the name (a blank or bad one is refused).
-from tafel.game import name_problem
+from tafel.names import name_problem
 from ui.screen import Screen
 from ui.t9 import MultiTap
 

@@ -2,7 +2,7 @@
 import pytest
 
 from tafel import Game, ScoreError, records
-from tafel.game import shown
+from tafel.names import shown
 
 
 def anna_ben_cleo():

@@ -15,7 +15,8 @@ import pytest
 
 from tafel import CardError, Game, RecordError, ScoreError, card_points, hand_points
 from tafel import journal, records
-from tafel.game import MAX_HAND, bad_char  # MAX_HAND: largest hand the core stores (flat u16 array)
+from tafel.game import MAX_HAND
+from tafel.names import bad_char  # MAX_HAND: largest hand the core stores (flat u16 array)
 
 MAX_NUMBER = 0xFFFFFFFF  # largest number in a record (documented in records.py)
 NAMES = ("Anna", "Ben", "Cleo", "Dieter", "Eva", "Fritz", "Gül", "Hanna & Ömer", "Ida", "Jan")
