@@ -4,12 +4,13 @@
 #   pack(files, version, private_key, mpy=6)    # any files [(device path, bytes)] -> bundle bytes
 #   encode_manifest(...), pack_header(...)      # the format's writer
 #
-# The format's reader is firmware/update/manifest.py, the device's own
-# module, loaded from this checkout (device_update()); the writer here checks
-# every manifest with that parser, so the laptop writes exactly what the
-# device reads. `tafel bundle show` verifies with the device's bundle.py too.
+# The format's reader is the core's tafel/bundle/manifest.py, the very module
+# the device parses with; the writer here checks every manifest with that
+# parser, so the laptop writes exactly what the device reads. `tafel bundle
+# show` verifies with the device's reader (tafel/bundle/reader.py) too.
 #
-# What goes in: every .py under firmware/ except firmware/sim/ (the
+# What goes in (from app_files.root(): this checkout, or the copy installed
+# with the package): every .py under firmware/ except firmware/sim/ (the
 # simulator's machine), firmware/port/ (the firmware image's build) and the boot files (boot.py, bootsel.py: installed
 # once at the flash's root, never updated), at its path below firmware/, and
 # lib/tafel/ as lib/tafel/; compiled with mpy-cross to .mpy, except main.py,
@@ -17,7 +18,6 @@
 # (zlib, window 2^manifest.WINDOW) when that makes it smaller. The output is
 # reproducible: sorted paths, fixed compression, deterministic signatures.
 import hashlib
-import importlib.util
 import os
 import re
 import shutil
@@ -28,9 +28,13 @@ import tempfile
 import zlib
 from collections import namedtuple
 from pathlib import Path
+from types import SimpleNamespace
+
+from tafel.bundle import errors, header, parts, reader
+from tafel.bundle import manifest as fmt
 
 from . import keys
-from .sim import repo_root
+from .app_files import root as repo_root
 
 SOURCE_FILES = ("main.py",)  # run by name: it stays .py on the device
 LEFT_OUT = ("sim", "port")  # folders of firmware/ that never go onto a device (the simulator, the image build)
@@ -41,7 +45,7 @@ TRUST_FILE = "update/trusted.py"
 
 Built = namedtuple("Built", "path manifest size files_size stored_size")
 
-# Short English for the UpdateError keys (firmware/update/errors.py), for callers that name a refusal in
+# Short English for the UpdateError keys (tafel/bundle/errors.py), for callers that name a refusal in
 # a few words; describe() and `tafel bundle show` give refusals.sentence(), the device's UI its own texts.
 MESSAGES = {
     "not_bundle": "not a Tafel update bundle",
@@ -77,25 +81,9 @@ def describe(err):
 
 
 def device_update(root=None):
-    """The firmware's `update` package from this checkout (manifest, bundle, errors, ...), as on the device.
-
-    Loaded as the top-level package `update` without putting firmware/ on
-    sys.path (where its board.py, main.py ... would be importable by name)."""
-    folder = Path(root or repo_root()) / "firmware" / "update"
-    loaded = sys.modules.get("update")
-    if loaded is None or Path(getattr(loaded, "__file__", "") or "").resolve().parent != folder.resolve():
-        spec = importlib.util.spec_from_file_location(
-            "update", folder / "__init__.py", submodule_search_locations=[str(folder)])
-        loaded = importlib.util.module_from_spec(spec)
-        sys.modules["update"] = loaded
-        for name in [n for n in sys.modules if n.startswith("update.")]:
-            del sys.modules[name]  # another checkout's submodules
-        spec.loader.exec_module(loaded)
-    import update.bundle
-    import update.errors
-    import update.manifest
-
-    return loaded
+    """The core's bundle modules by the names the device's `update` package once gave them
+    (.manifest, .bundle, .errors, .parts, .header), for callers written against those."""
+    return SimpleNamespace(manifest=fmt, bundle=reader, errors=errors, parts=parts, header=header)
 
 
 # ---- sources and compiling ---------------------------------------------------------------
@@ -191,18 +179,16 @@ def compile_tree(mpy_cross, root=None, version=None, trust_store=None):
 
 
 def pack_header(manifest_length, public_key):
-    """The 20 header bytes (firmware/update/manifest.py has the layout)."""
-    fmt = device_update().manifest
+    """The 20 header bytes (tafel/bundle/manifest.py has the layout)."""
     return struct.pack(fmt.HEADER_FORMAT, fmt.MAGIC, fmt.FORMAT, 0, manifest_length, fmt.key_id(public_key))
 
 
 def encode_manifest(version, min_boot, allow_downgrade, mpy, window, files):
     """The manifest's bytes; files: (path, size, sha256 bytes, encoding, stored), any order.
 
-    The writer of what firmware/update/manifest.parse reads; checked by that
+    The writer of what tafel.bundle.manifest.parse reads; checked by that
     very parser, so a bundle the device would refuse is never written
     (BundleProblem)."""
-    fmt = device_update().manifest
     try:
         fmt.parse_version(version)
     except ValueError as err:
@@ -222,7 +208,7 @@ def encode_manifest(version, min_boot, allow_downgrade, mpy, window, files):
         raise BundleProblem("the manifest has %d bytes, more than the %d a device reads" % (len(raw), fmt.MAX_MANIFEST))
     try:
         fmt.parse(raw, b"\0" * fmt.KEY_ID_SIZE, 0)
-    except device_update().errors.UpdateError as err:
+    except errors.UpdateError as err:
         raise BundleProblem("a device would refuse this manifest (line %s: %s); check the file names "
                             "(letters, digits, _ - . and /; at most %d characters) and sizes"
                             % (err.detail, lines[err.detail - 1] if err.detail else "", fmt.MAX_PATH))
@@ -231,7 +217,6 @@ def encode_manifest(version, min_boot, allow_downgrade, mpy, window, files):
 
 def pack(files, version, private_key, mpy, min_boot=0, allow_downgrade=False, compress=True):
     """The bundle's bytes for files [(device path, bytes)], signed with an Ed25519 private key."""
-    fmt = device_update().manifest
     entries = []
     bodies = {}
     for path, data in files:
@@ -245,11 +230,11 @@ def pack(files, version, private_key, mpy, min_boot=0, allow_downgrade=False, co
         entries.append((path, len(data), hashlib.sha256(data).digest(), encoding, len(body)))
         bodies[path] = body
     raw = encode_manifest(version, min_boot, allow_downgrade, mpy, fmt.WINDOW, entries)
-    header = pack_header(len(raw), keys.public_bytes(private_key))
-    signature = private_key.sign(fmt.signed_message(header, hashlib.sha256(raw).digest()))
-    parts = [header, raw, signature]
-    parts.extend(bodies[path] for path, _, _, _, _ in sorted(entries))
-    return b"".join(parts)
+    head = pack_header(len(raw), keys.public_bytes(private_key))
+    signature = private_key.sign(fmt.signed_message(head, hashlib.sha256(raw).digest()))
+    pieces = [head, raw, signature]
+    pieces.extend(bodies[path] for path, _, _, _, _ in sorted(entries))
+    return b"".join(pieces)
 
 
 def build(output, key_path=None, version=None, min_boot=0, allow_downgrade=False, compress=True,
@@ -266,7 +251,6 @@ def build(output, key_path=None, version=None, min_boot=0, allow_downgrade=False
             "new key, or its .pub by hand) or pass --trust-store" % (keys.key_id_hex(public), store, store))
     if version is None:
         version = source_version(root)
-    fmt = device_update(root).manifest
     try:
         fmt.parse_version(version)
     except ValueError as err:
@@ -283,9 +267,8 @@ def build(output, key_path=None, version=None, min_boot=0, allow_downgrade=False
 
 def read_manifest_unchecked(data):
     """The manifest of bundle bytes without checking the signature (to show a bundle that fails)."""
-    fmt = device_update().manifest
     length, kid = fmt.unpack_header(data[:fmt.HEADER_SIZE])
     raw = data[fmt.HEADER_SIZE:fmt.HEADER_SIZE + length]
     if len(raw) < length:
-        raise fmt.UpdateError("truncated", "manifest")
+        raise errors.UpdateError("truncated", "manifest")
     return fmt.parse(raw, kid, fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE)

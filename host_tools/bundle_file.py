@@ -3,15 +3,18 @@
 #   m = check_bundle(data)      # the Manifest; BadBundle (a plain sentence) if the file is not whole
 #   bundle_id(data)             # 16 hex digits, as INFO names the running bundle
 #
-# check_bundle uses the device's own reader (firmware/update/ under CPython): a header and manifest
+# check_bundle uses the device's own reader (the core's tafel/bundle/): a header and manifest
 # it takes, every file's body there and matching its entry (size, SHA-256), nothing after the last
 # one. The signature is not checked here: the device's trust store decides (tafel bundle show can,
 # with a trust store). tafel update refuses to send a file that is not whole (exit 2).
 import hashlib
 import io
 
+from tafel.bundle import manifest as fmt
+from tafel.bundle import parts
+from tafel.bundle.errors import UpdateError
+
 from . import refusals
-from .bundle_build import device_update
 
 
 class BadBundle(Exception):
@@ -24,7 +27,6 @@ class BadBundle(Exception):
 
 
 def head_of(data):
-    fmt = device_update().manifest
     length, _ = fmt.unpack_header(data[:fmt.HEADER_SIZE])
     return data[:fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE]
 
@@ -38,17 +40,15 @@ def check_bundle(data):
     """The Manifest of bundle bytes that are whole: a header and manifest the device's reader takes,
     every file's body there and matching its entry (size, SHA-256), nothing after the last one.
     BadBundle if not. The signature is not checked (the device's trust store decides)."""
-    up = device_update()
-    fmt = up.manifest
     if not data:
         raise BadBundle("not_bundle", None, "The file is empty.")
     try:
         length, kid = fmt.unpack_header(data[:fmt.HEADER_SIZE])
         head = fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE
         if len(data) < fmt.HEADER_SIZE + length:
-            raise up.errors.UpdateError("truncated", "manifest")
+            raise UpdateError("truncated", "manifest")
         m = fmt.parse(data[fmt.HEADER_SIZE:fmt.HEADER_SIZE + length], kid, head)
-    except up.errors.UpdateError as err:
+    except UpdateError as err:
         note = ""
         if err.key == "truncated" and err.detail == "header":
             note = "It has %s bytes; the header alone takes %d." % (_n(len(data)), fmt.HEADER_SIZE)
@@ -65,12 +65,12 @@ def check_bundle(data):
         raise BadBundle("trailing_data", None, "It has %s bytes after its last file (%s in all where its manifest "
                         "accounts for %s)." % (_n(len(data) - m.total_size), _n(len(data)), _n(m.total_size)))
     stream = io.BytesIO(data)
-    buf = bytearray(up.parts.CHUNK)
+    buf = bytearray(parts.CHUNK)
     for entry in m.files:
         stream.seek(entry.offset)
         try:
-            up.parts.verify_file(stream, entry, m.window, None, buf)
-        except up.errors.UpdateError as err:
+            parts.verify_file(stream, entry, m.window, None, buf)
+        except UpdateError as err:
             raise BadBundle(err.key, err.detail) from None
     return m
 

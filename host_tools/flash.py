@@ -6,7 +6,7 @@
 #   tafel flash --dry-run ...                               # print the commands; nothing is touched
 #
 # Decisions (docs/flashing.md): the bundle is checked with the device's own code
-# (firmware/update/bundle.py) before the board is touched; without --bundle one
+# (tafel/bundle/reader.py) before the board is touched; without --bundle one
 # is built from this checkout with the signing key (as `tafel bundle build`).
 # A board that runs a Tafel app already (/app/current) is refused: updates go by
 # `tafel update`; --force installs into the free slot and switches to it there,
@@ -24,8 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from tafel.bundle import reader
+from tafel.bundle.errors import UpdateError
+
 from . import keys, ports
-from .bundle_build import BOOT_FILES, BundleProblem, build, describe, device_update
+from .bundle_build import BOOT_FILES, BundleProblem, build, describe
 from .flash_install import (Board, FileBar, InstallError, answer, check_hashes, differences, install_commands,
                             mpremote_argv, parse_pointer, pointer_command, pointer_text, slot_dirs, verify_command)
 from .sim import DEFAULT_BOARD, SetupError, find_board, repo_root
@@ -92,14 +95,12 @@ def boot_version(root):
 
 def unpack_bundle(data, trusted, boot, out_dir):
     """Check a bundle as a device would (signature, min-boot, every file) and write its files under out_dir."""
-    update = device_update()
-
     def sink(entry):
         path = Path(out_dir) / entry.path
         path.parent.mkdir(parents=True, exist_ok=True)
         return open(path, "wb")
 
-    return update.bundle.verify_bundle(io.BytesIO(data), trusted, None, boot, mpy=None, sink=sink)
+    return reader.verify_bundle(io.BytesIO(data), trusted, None, boot, mpy=None, sink=sink)
 
 
 def _sha(path):
@@ -155,12 +156,13 @@ def run_flash(args):
         except (BundleProblem, keys.KeyProblem) as err:
             _say(err)
             return BAD_INPUT
-        except device_update().errors.UpdateError as err:
+        except UpdateError as err:
             _say("the bundle is refused: %s" % describe(err))
             return BAD_INPUT
         print("bundle %s: version %s, %d files, signature and files checked" % (origin, m.version, len(m.files)))
         files = [(e.path, Path(tmp) / "slot" / e.path) for e in m.files]
-        root_files = [(name, root / "firmware" / name) for name in BOOT_FILES]  # from this checkout
+        # bootsel.py and boot.py: the checkout's, or the copy installed with the package (app_files.py)
+        root_files = [(name, root / "firmware" / name) for name in BOOT_FILES]
         root_files.insert(0, ("board.json", profile_path))
         if args.dry_run:
             return _dry_run(args, chip, m, files, root_files)

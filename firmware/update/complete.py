@@ -28,8 +28,8 @@
 import sys
 
 from micropython import const
-from update.errors import UpdateError
-from update.parts import APP_FILES
+from tafel.bundle.errors import UpdateError
+from tafel.bundle.parts import APP_FILES
 
 _VERSION_FILE = const("lib/tafel/version.mpy")
 _MOUNT = const("/.tafel-check")

@@ -6,7 +6,7 @@
 # method it was.
 import hashlib
 
-from update.errors import UpdateError
+from tafel.bundle.errors import UpdateError
 from update.stage import HEAD
 
 

@@ -21,7 +21,7 @@
 # the HTTP status or what was wrong).
 from binascii import unhexlify
 
-from update.errors import UpdateError
+from tafel.bundle.errors import UpdateError
 
 CHUNK = 1024  # bytes put() at a time: one flash append each
 TIMEOUT_S = 10  # a server that says nothing this long is gone

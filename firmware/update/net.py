@@ -5,24 +5,22 @@
 # active(), connect(), isconnected(), status() and ifconfig(). Waiting is done
 # in generators that yield while nothing has happened yet, so the UI keeps
 # drawing; timeouts count on the injected clock (ticks_ms()), never sleep.
-# Refusals (update/errors.py's UpdateError):
+# Refusals (tafel/bundle/errors.py's UpdateError):
 #   no_network  detail "no_wifi" (no settings), "no_ap" (not in range),
 #               "password" (refused), "timeout"
 #   no_server   no server answered the broadcast; detail None
-# Discovery, one datagram each way (docs/updates.md, "Wi-Fi"):
+# Discovery, one datagram each way (tafel/bundle/discovery.py has the ports):
 #   device -> broadcast:DISCOVERY_PORT   b"TAFEL? 1"
 #   server -> device                     b"TAFEL 1 <http port> <version>"
-from update.errors import UpdateError
+from tafel.bundle.discovery import ASK, DISCOVERY_PORT, HTTP_PORT  # noqa: F401  (this module's names too)
+from tafel.bundle.errors import UpdateError
 
-DISCOVERY_PORT = 7071
-HTTP_PORT = 7070  # tafel serve-update's default
 JOIN_MS = 20000
 FIND_MS = 3000
 ASK_MS = 500  # the broadcast goes again this often while nobody answers
 # network.WLAN.status() after a failed connect, as ESP-IDF's reasons (the ESP32 port returns them).
 NO_AP = 201
 WRONG_PASSWORD = 202
-ASK = b"TAFEL? 1"
 
 
 def join(wlan, ssid, key, clock, timeout_ms=JOIN_MS):

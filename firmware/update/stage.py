@@ -24,19 +24,19 @@
 # here touches /data, and nothing switches before finish() has checked the
 # signature again and every file's hash.
 # All flash writes go through store.fsys.Disk (the storage code's door).
-# Heap (bench/update_speed.py --heap): the reader's parts (update/parts.py) and the manifest format
-# are imported when needed (_parts()) and dropped while the signature is
+# Heap (bench/update_speed.py --heap): the reader's parts (tafel/bundle/parts.py, in the core) and
+# the manifest format are imported when needed (_parts()) and dropped while the signature is
 # checked, so Ed25519 and SHA-512 have the heap with only this module and
-# update/header.py beside them. The manifest keeps the head open and reads an
-# entry from it when asked (update/manifest.py, Files). feed() and the switch
+# tafel/bundle/header.py beside them. The manifest keeps the head open and reads an
+# entry from it when asked (tafel/bundle/manifest.py, Files). feed() and the switch
 # in finish() live in update/feed.py and update/switch.py, imported when used.
 import bootsel
 from micropython import const
 from store.fsys import Disk
+from tafel.bundle import header
+from tafel.bundle.errors import UpdateError
 from tafel.version import VERSION
-
-from update import header, image
-from update.errors import UpdateError
+from update import image
 
 # Private constants are const(): no global and no interned name on the device.
 _STAGE = const("app/stage")
@@ -189,7 +189,7 @@ class Stager:
         # The whole head is there: check it as the device's bundle reader does. A manifest held
         # from before goes first: the check needs its heap (two would not fit beside the crypto).
         self._drop_manifest()
-        header.forget(("parts", "manifest"))
+        header.forget(("tafel.bundle.parts", "tafel.bundle.manifest"))
         f = self.disk.open(HEAD, "rb")
         try:
             checked = header.check(f, self.trusted)  # before _parts(): not beside the crypto
@@ -299,7 +299,7 @@ class Stager:
         try:
             return feed(self, stream, step)
         finally:
-            header.forget(("feed",))  # finish() has the heap without it
+            header.forget(("update.feed",))  # finish() has the heap without it
 
     def abort(self):
         """Forget the bundle being staged (its files in the other slot stay until the next one)."""
@@ -307,7 +307,7 @@ class Stager:
 
 
 def _parts():
-    # update/parts.py (the bundle reader's parts staging uses), imported again if _open_head dropped it.
-    from update import parts
+    # tafel/bundle/parts.py (the bundle reader's parts staging uses), imported again if _open_head dropped it.
+    from tafel.bundle import parts
 
     return parts

@@ -5,7 +5,7 @@
 # It works on the Stager's own state and helpers, as the method it was.
 import bootsel
 
-from update.errors import UpdateError
+from tafel.bundle.errors import UpdateError
 
 
 def switch(st):

@@ -1,4 +1,4 @@
-# Reading and verifying a bundle on the device (firmware/update/bundle.py); both interpreters.
+# Reading and verifying a bundle on the device (lib/tafel/bundle/reader.py); both interpreters.
 #
 # FIXTURE is a real bundle (two files, one stored raw, one deflated; version 1.2.3, min-boot 1)
 # signed with the test key below; test_fixture_is_what_the_builder_makes regenerates it on
@@ -10,9 +10,9 @@ from binascii import unhexlify
 
 import pytest
 
-from update import bundle
-from update import manifest as fmt
-from update.errors import UpdateError
+from tafel.bundle import reader as bundle
+from tafel.bundle import manifest as fmt
+from tafel.bundle.errors import UpdateError
 
 SECRET = bytes(range(100, 132))  # test key only: signs nothing but this fixture
 PUBLIC = unhexlify("0bbc346a57667c380120bd9c7fd7e51d2c5fdfea37cd2f5bf405b2c6bf6f2d78")
@@ -194,7 +194,7 @@ def test_a_stream_that_hands_out_little_at_a_time():
 def test_a_body_longer_than_its_zlib_stream_is_refused():
     # The manifest signed with a body one byte longer than the zlib stream in it: every path
     # (in place from BytesIO, from RAM, through the bounded reader) notices the unused byte.
-    from update import manifest as fmt
+    from tafel.bundle import manifest as fmt
 
     m = bundle.read_manifest(io.BytesIO(FIXTURE), [PUBLIC])
     words = m.file("lib/tafel/words.txt")

@@ -1,11 +1,11 @@
-# Ed25519 verification in Python (firmware/update/ed25519.py): RFC 8032 section 7.1, what must be
+# Ed25519 verification in Python (lib/tafel/bundle/ed25519.py): RFC 8032 section 7.1, what must be
 # refused, and (CPython) a cross-check against the `cryptography` package with random keys.
 # Runs under pytest (CPython) and tests/mpy_runner.py (MicroPython): plain asserts, no fixtures.
 from binascii import unhexlify
 
 import pytest
 
-from update import ed25519
+from tafel.bundle import ed25519
 
 # RFC 8032, section 7.1: (secret key, public key, message, signature), hex.
 # TEST 1, TEST 2, TEST 3, TEST 1024 (a 1023-byte message) and TEST SHA(abc).

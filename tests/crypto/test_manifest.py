@@ -1,12 +1,12 @@
-# The bundle format (firmware/update/manifest.py): header, manifest text, versions; both interpreters.
+# The bundle format (lib/tafel/bundle/manifest.py): header, manifest text, versions; both interpreters.
 # The laptop's writer (host_tools/bundle_build.encode_manifest) is checked against the same text
 # in test_the_laptops_writer_makes_this_text (CPython only).
 import struct
 
 import pytest
 
-from update import manifest as fmt
-from update.errors import UpdateError
+from tafel.bundle import manifest as fmt
+from tafel.bundle.errors import UpdateError
 
 SHA_A = bytes(range(32))
 SHA_B = bytes(range(32, 64))

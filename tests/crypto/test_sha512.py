@@ -1,11 +1,11 @@
-# SHA-512 in Python (firmware/update/sha512.py): FIPS 180-2/180-4 example vectors and every padding case.
+# SHA-512 in Python (lib/tafel/bundle/sha512.py): FIPS 180-2/180-4 example vectors and every padding case.
 # Runs under pytest (CPython) and tests/mpy_runner.py (MicroPython): plain asserts, no fixtures.
 import hashlib
 import sys
 
 import pytest
 
-from update.sha512 import sha512
+from tafel.bundle.sha512 import sha512
 
 # FIPS 180-2, appendix C (the examples NIST publishes with the standard), and the empty message.
 VECTORS = (

@@ -8,7 +8,7 @@ from crypto.test_bundle_read import PUBLIC
 from linkhost import Host, device
 from tafel import wire
 from tafel.records import varints
-from update import manifest as fmt
+from tafel.bundle import manifest as fmt
 from update.stage import Stager
 
 HEAD = fmt.HEADER_SIZE + fmt.unpack_header(APP[:fmt.HEADER_SIZE])[0] + fmt.SIGNATURE_SIZE

@@ -15,9 +15,9 @@ from sim.flashdev import FlashDev
 from sim.simnet import SimWLAN
 from store.fsys import Disk
 from store.mount import mount
+from tafel.bundle import manifest as fmt
+from tafel.bundle.errors import UpdateError
 from update import fetch, net
-from update import manifest as fmt
-from update.errors import UpdateError
 from update.stage import Stager
 
 HEAD = fmt.HEADER_SIZE + fmt.unpack_header(APP[:fmt.HEADER_SIZE])[0] + fmt.SIGNATURE_SIZE

@@ -16,9 +16,10 @@ from sim.flashdev import FlashDev
 from store import space
 from store.fsys import Disk
 from store.mount import mount
-from update import complete, parts, stage
-from update import manifest as fmt
-from update.errors import UpdateError
+from tafel.bundle import manifest as fmt
+from tafel.bundle import parts
+from tafel.bundle.errors import UpdateError
+from update import complete, stage
 from update.stage import Stager
 
 

@@ -32,8 +32,8 @@ from store.fsys import Disk  # noqa: E402
 from store.store import Store  # noqa: E402
 from tafel.game import Game  # noqa: E402
 from update import health  # noqa: E402
-from update import manifest as fmt  # noqa: E402
-from update.errors import UpdateError  # noqa: E402
+from tafel.bundle import manifest as fmt  # noqa: E402
+from tafel.bundle.errors import UpdateError  # noqa: E402
 from update.stage import Stager  # noqa: E402
 
 BLOCKS = 512

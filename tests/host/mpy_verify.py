@@ -2,6 +2,7 @@
 #
 #   micropython tests/host/mpy_verify.py FIRMWARE CASES.json
 #
+# The reader is the core's (FIRMWARE/../lib/tafel/bundle/reader.py), as the device imports it.
 # CASES.json: {"bundle": path, "keys": [hex, ...], "cases": [case, ...]}; a case
 # is a dict with optional "flip": [offset, xor] (change one byte), "cut": n
 # (keep only the first n bytes), "append": hex (bytes after the end),
@@ -16,11 +17,12 @@ import os
 import sys
 
 sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[1] + "/../lib")
 import io
 from binascii import unhexlify
 
-from update import bundle
-from update.errors import UpdateError
+from tafel.bundle import reader as bundle
+from tafel.bundle.errors import UpdateError
 
 with open(sys.argv[2]) as f:
     spec = json.load(f)

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tafel.bundle import manifest as fmt
+from tafel.bundle import reader
+from tafel.bundle.errors import UpdateError
 from tafel_host import bundle_build, keys
 from tafel_host.cli import main
 from tafel_host.sim import find_micropython
@@ -21,8 +24,6 @@ FIRMWARE = REPO / "firmware"
 RUNNER = Path(__file__).resolve().parent / "mpy_verify.py"
 VERSION = "0.2.0"
 
-update = bundle_build.device_update()
-fmt = update.manifest
 
 
 class Setup:
@@ -92,7 +93,8 @@ def test_what_goes_into_the_bundle(setup):
     assert not any(p.startswith(("boot.", "bootsel.")) for p in paths)
     for path in paths:
         assert path == "main.py" or path.endswith(".mpy"), path
-    for needed in ("lib/tafel/version.mpy", "lib/tafel/game.mpy", "update/bundle.mpy", "update/trusted.mpy"):
+    for needed in ("lib/tafel/version.mpy", "lib/tafel/game.mpy", "lib/tafel/bundle/reader.mpy",
+                   "update/stage.mpy", "update/trusted.mpy"):
         assert needed in paths
     assert (m.version, m.min_boot, m.allow_downgrade, m.mpy, m.window) == (VERSION, 0, False, 6, fmt.WINDOW)
     assert m.key_id == fmt.key_id(setup.public)
@@ -115,15 +117,15 @@ def test_installed_files_run_on_the_unix_port(setup, tmp_path):
         "sys.path[:] = [%r, %r]\n"
         "from tafel.version import VERSION\n"
         "from update.trusted import TRUSTED_KEYS\n"
-        "import update.bundle, tafel.game\n"
+        "import tafel.bundle.reader, tafel.game\n"
         "print(VERSION, TRUSTED_KEYS[-1].hex() if hasattr(TRUSTED_KEYS[-1], 'hex') else '', "
-        "update.bundle.__file__)\n" % (str(target), str(target / "lib")))
+        "tafel.bundle.reader.__file__)\n" % (str(target), str(target / "lib")))
     result = subprocess.run([str(find_micropython()), "-c", script], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr + result.stdout
     version, public, module_file = result.stdout.split()
     assert version == VERSION  # the manifest and the device's own version agree
     assert public in ("", setup.public.hex())
-    assert module_file.endswith("update/bundle.mpy")
+    assert module_file.endswith("lib/tafel/bundle/reader.mpy")
 
 
 def test_builds_are_reproducible(setup):
@@ -385,9 +387,9 @@ def test_cpython_and_the_unix_port_agree(setup, tmp_path):
         data = bytearray(setup.data)
         data[offset] ^= 4
         try:
-            update.bundle.verify_bundle(io.BytesIO(bytes(data)), [setup.public], "0.1.0", 0, None)
+            reader.verify_bundle(io.BytesIO(bytes(data)), [setup.public], "0.1.0", 0, None)
             here.append(("ok", VERSION))
-        except update.errors.UpdateError as err:
+        except UpdateError as err:
             detail = list(err.detail) if isinstance(err.detail, tuple) else err.detail
             here.append((err.key, detail[0] if err.key == "bad_file" else detail))
     there = on_device(setup, [{"flip": [o, 4], "running": "0.1.0"} for o in offsets])

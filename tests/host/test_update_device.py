@@ -15,7 +15,6 @@ from tafel_host.sim import find_micropython
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).resolve().parent / "mpy_update.py"
 
-fmt = bundle_build.device_update().manifest
 
 
 def compiled(source, name):

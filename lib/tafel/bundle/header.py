@@ -3,16 +3,17 @@
 #   length, kid, digest, raw = header.check(stream, TRUSTED_KEYS)   # then the manifest, parsed
 #
 # The signature check is the heap's tightest moment: Ed25519 and SHA-512 in Python are imported
-# for it and dropped after (forget()). It needs only this module, so update/stage.py drops the
-# bundle reader and the manifest parser while it runs (bench/update_speed.py --heap). The names
-# here are also update/manifest.py's (the format's one description, which the laptop reads).
+# for it and dropped after (forget()). It needs only this module, so the device's update/stage.py
+# drops the bundle reader and the manifest parser while it runs (bench/update_speed.py --heap).
+# The names here are also bundle/manifest.py's (the format's one description, which the laptop
+# reads).
 import gc
 import hashlib
 import struct
 import sys
 from binascii import hexlify
 
-from update.errors import UpdateError
+from tafel.bundle.errors import UpdateError
 
 MAGIC = b"TAFELUPD"
 FORMAT = 1
@@ -88,31 +89,32 @@ def check(stream, trusted_keys):
         digest = hashlib.sha256(raw).digest()
     signature = read_exact(stream, SIGNATURE_SIZE, "signature")
     gc.collect()
-    from update import ed25519  # noqa: the verifier is in the heap for this one call
+    from tafel.bundle import ed25519  # noqa: the verifier is in the heap for this one call
 
     try:
         holds = ed25519.verify(key, signature, signed_message(header, digest))
     finally:
         ed25519 = None
-        forget(("ed25519", "sha512"))
+        forget(("tafel.bundle.ed25519", "tafel.bundle.sha512"))
     if not holds:
         raise UpdateError("bad_signature")
     return length, kid, digest, raw
 
 
 def forget(names):
-    """Drop update.<name> modules (MicroPython only) so their heap is free once nothing uses them.
+    """Drop the modules named (in full: "tafel.bundle.ed25519") so their heap is free once nothing
+    uses them (MicroPython only; each is also taken from its package's attributes).
 
     A collection follows, so what comes next fills the gaps they leave (the allocator takes the
     lowest free blocks first). CPython keeps its modules: nothing to gain there."""
     if sys.implementation.name != "micropython":
         return
-    package = sys.modules.get("update")
     for name in names:
-        if sys.modules.pop("update." + name, None) is not None and package is not None:
+        if sys.modules.pop(name, None) is not None:
+            package, _, leaf = name.rpartition(".")
             try:
-                delattr(package, name)
-            except AttributeError:
+                delattr(sys.modules[package], leaf)
+            except (KeyError, AttributeError):
                 pass
     gc.collect()
 

@@ -1,11 +1,11 @@
-# Inflating a bundle's compressed file on CPython, for update/bundle.py (`tafel bundle show`,
+# Inflating a bundle's compressed file on CPython, for bundle/reader.py (`tafel bundle show`,
 # the tests): zlib with the same window limit and the same strictness about the body's end
 # as the device's deflate module. Never imported on a device (its bundle.py uses deflate), so
 # it costs the device no heap.
 import zlib
 
-from update.header import read_exact as _read_exact
-from update.errors import UpdateError
+from tafel.bundle.header import read_exact as _read_exact
+from tafel.bundle.errors import UpdateError
 
 
 def inflate(stream, entry, window, hasher, out):

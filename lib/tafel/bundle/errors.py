@@ -19,7 +19,7 @@
 #   same_version   the running version already; detail = version
 #   incomplete_app no whole application: detail = None (no files at all) or the path it lacks
 #                  ("main.py", "update/trusted.mpy", "lib/tafel/version.mpy"); at the head
-#                  (update/parts.py check_app) and again at the switch (update/complete.py)
+#                  (bundle/parts.py check_app) and again at the switch (update/complete.py)
 #   bad_file       a file does not match its manifest entry; detail = (path, what):
 #                  what is "sha256", "size", "inflate" (not a valid deflate stream)
 #                  or "length" (its stored bytes are not all used)

@@ -1,6 +1,6 @@
 # Reading and verifying an update bundle on the device, a stream at a time.
 #
-#   from update import bundle
+#   from tafel.bundle import reader as bundle
 #   from update.trusted import TRUSTED_KEYS
 #   with open(path, "rb") as f:
 #       m = bundle.verify_bundle(f, TRUSTED_KEYS, running_version=VERSION,
@@ -16,16 +16,16 @@
 #       bundle.verify_file(f, entry, m.window, out=staged_file, buf=buf)
 #   bundle.expect_end(f)
 #
-# Every refusal is an UpdateError(key, detail) (update/errors.py lists the
+# Every refusal is an UpdateError(key, detail) (bundle/errors.py lists the
 # keys). Nothing here writes anything but the `out` streams it is handed: the
 # caller stages, and switches only after everything passed. The step-by-step
-# checks live in update/parts.py (the Stager imports only that) and are this
+# checks live in bundle/parts.py (the Stager imports only that) and are this
 # module's names too.
 #
 # Memory (docs/updates.md, "Memory"; peak heap: bench/update_speed.py --heap): the
 # parsed manifest keeps 6 bytes a file (manifest.Files) and reads an entry again when asked.
 # From a file or BytesIO the manifest is hashed first, the signature checked
-# (update/header.py: Ed25519 and SHA-512 imported for that and dropped after), then the manifest
+# (bundle/header.py: Ed25519 and SHA-512 imported for that and dropped after), then the manifest
 # read again a line at a time into the parser, never whole in RAM, and its entries later from
 # the same stream (keep it open while the manifest is used); from another stream it is held
 # whole. Every body streams through one CHUNK-byte buffer. A compressed body is inflated straight from the
@@ -35,13 +35,13 @@
 # byte: small but slow).
 #
 # The same code runs on CPython (`tafel bundle show` verifies with it): there
-# the inflating is done by zlib (update/inflate_zlib.py, which a device never
+# the inflating is done by zlib (bundle/inflate_zlib.py, which a device never
 # imports) instead of MicroPython's deflate module.
 import io
 
-from update import header
-from update.errors import UpdateError
-from update.parts import (CHUNK, RUNNING_MPY, check_app, check_install, parse_checked,  # noqa: F401
+from tafel.bundle import header
+from tafel.bundle.errors import UpdateError
+from tafel.bundle.parts import (CHUNK, RUNNING_MPY, check_app, check_install, parse_checked,  # noqa: F401
                           stream_matches, verify_file)
 
 INLINE = 4096  # from a stream that is no file: a compressed body up to this size is inflated from RAM
@@ -120,7 +120,7 @@ class _Bounded(io.IOBase):
 
 
 def _source(stream, entry):
-    # What the inflater reads a body from in a stream that is no file (update/parts.py).
+    # What the inflater reads a body from in a stream that is no file (bundle/parts.py).
     if entry.stored <= INLINE:
         return io.BytesIO(header.read_exact(stream, entry.stored, entry.path))  # bytes: no copy
     return _Bounded(stream, entry.stored, entry.path)  # a Python call per byte: slow, small

@@ -6,18 +6,18 @@
 #   parts.verify_file(f, entry, m.window, out, buf)             # a body against its entry
 #   parts.stream_matches(f, entry, buf)                         # a file already holds an entry?
 #
-# update/bundle.py has these too (the API in docs/updates.md) and the rest, for one whole stream;
+# bundle/reader.py has these too (the API in docs/updates.md) and the rest, for one whole stream;
 # the Stager imports only this module, after the signature check (less code in the heap then).
-# Runs on MicroPython and CPython; on CPython update/inflate_zlib.py inflates instead of deflate.
+# Runs on MicroPython and CPython; on CPython bundle/inflate_zlib.py inflates instead of deflate.
 import hashlib
 
-from update import header
-from update import manifest as fmt
-from update.errors import UpdateError
+from tafel.bundle import header
+from tafel.bundle import manifest as fmt
+from tafel.bundle.errors import UpdateError
 
 try:
     import deflate
-except ImportError:  # CPython: update/inflate_zlib.py inflates with zlib instead
+except ImportError:  # CPython: bundle/inflate_zlib.py inflates with zlib instead
     deflate = None
 
 CHUNK = 512  # bytes per read and hash step
@@ -87,7 +87,7 @@ def verify_file(stream, entry, window, out=None, buf=None):
     elif deflate is not None:
         size = _inflate_mpy(stream, entry, window, hasher, out, buf)
     else:
-        from update.inflate_zlib import inflate
+        from tafel.bundle.inflate_zlib import inflate
 
         size = inflate(stream, entry, window, hasher, out)
     if size != entry.size:
@@ -172,8 +172,8 @@ def _inflate_mpy(stream, entry, window, hasher, out, buf):
     if type(stream).__name__ in header._NATIVE and hasattr(stream, "tell"):
         source = stream  # a file or BytesIO: read in C, in place, no copy of the body
         start = stream.tell()
-    else:  # a stream that is no file (never the Stager's): update/bundle.py's readers
-        from update.bundle import _source, _unused
+    else:  # a stream that is no file (never the Stager's): bundle/reader.py's readers
+        from tafel.bundle.reader import _source, _unused
 
         source = _source(stream, entry)
     size = 0

@@ -1,10 +1,10 @@
-# The bundle format: its reader, for the device (update/bundle.py uses it) and
-# the laptop (host_tools/bundle_build.py imports this very file from firmware/
+# The bundle format: its reader, for the device (bundle/reader.py uses it) and
+# the laptop (host_tools/bundle_build.py imports this very module from the core
 # and writes what parse() reads: encode_manifest, pack_header, pack). The
 # writer lives on the laptop only: every function here costs the device heap
 # once imported (bench/update_crypto.py). docs/updates.md describes the format
 # for people. Runs unchanged on MicroPython and CPython. The header's constants and
-# functions live in update/header.py (the signature check needs them without this
+# functions live in bundle/header.py (the signature check needs them without this
 # file in the heap) and are this module's names too.
 #
 # A bundle is one file:
@@ -36,20 +36,15 @@ import sys
 from array import array
 from binascii import unhexlify
 
-from update.errors import UpdateError
-from update.header import (HEADER_FORMAT, HEADER_SIZE, FORMAT, KEY_ID_SIZE, MAGIC, MAX_MANIFEST,  # noqa: F401
+from tafel.bundle.errors import UpdateError
+from tafel.bundle.header import (HEADER_FORMAT, HEADER_SIZE, FORMAT, KEY_ID_SIZE, MAGIC, MAX_MANIFEST,  # noqa: F401
                            SIGNATURE_SIZE, key_id, signed_message, unpack_header)
 
 try:
     from collections import namedtuple
 except ImportError:  # a MicroPython build without collections
     from ucollections import namedtuple
-try:
-    from micropython import const
-except ImportError:  # CPython (the laptop): const() is the value itself
-
-    def const(value):
-        return value
+from tafel.compat import const
 
 # Private constants are const(): on the device they take no global and no interned name.
 _MAX_FILES = const(200)

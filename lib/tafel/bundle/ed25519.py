@@ -1,12 +1,12 @@
 # Ed25519 signature verification (RFC 8032, section 5.1.7) in plain Python.
 #
-#   from update import ed25519
+#   from tafel.bundle import ed25519
 #   ed25519.verify(public_key, signature, message)   # -> True or False, never raises on bad input
 #
 # public_key: 32 bytes; signature: 64 bytes (R || S); message: bytes (any length;
 # the updater signs a short block, see docs/updates.md). Only verification is
 # here: the device never signs. Runs unchanged on CPython and MicroPython
-# (ints of any size are built in; update/sha512.py stands in for the missing
+# (ints of any size are built in; bundle/sha512.py stands in for the missing
 # hashlib.sha512).
 #
 # What is refused, as RFC 8032 says:
@@ -28,14 +28,9 @@
 # 2^255 = 19 costs fewer instructions but needs care with negative values).
 # About 80 million instructions on the unix port (~15 ms; bench/update_crypto.py),
 # half of them in the divisions of %, a fifth in the two exponentiations.
-from update.sha512 import sha512
+from tafel.bundle.sha512 import sha512
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is the value itself
-
-    def const(value):
-        return value
+from tafel.compat import const
 
 # const(): on the device these take no global and no interned name.
 _P = const(2**255 - 19)

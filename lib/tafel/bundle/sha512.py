@@ -1,6 +1,6 @@
 # SHA-512 (FIPS 180-4) in plain Python, for MicroPython whose hashlib has no sha512.
 #
-#   from update.sha512 import sha512
+#   from tafel.bundle.sha512 import sha512
 #   sha512(b"abc").digest()              # 64 bytes, as hashlib.sha512(b"abc").digest()
 #   h = sha512(); h.update(a); h.update(b); h.digest()
 #
@@ -10,19 +10,14 @@
 # per round low rather than splitting words into halves; a word doubled to
 # 128 bits (x << 64 | x) makes each rotation one shift. About 170 KB/s on the
 # unix port (bench/update_crypto.py), far slower than C: Ed25519 verification
-# (update/ed25519.py) hashes R || A || message, and the updater signs a
-# 52-byte message (update/manifest.py), so a verify hashes two blocks.
+# (bundle/ed25519.py) hashes R || A || message, and the updater signs a
+# 52-byte message (bundle/manifest.py), so a verify hashes two blocks.
 #
 # digest() may be called more than once and update() may follow it, as with
 # hashlib; the object holds at most one partial block (127 bytes).
 import struct
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is the value itself
-
-    def const(value):
-        return value
+from tafel.compat import const
 
 # const(): on the device these take no global and no interned name.
 _M = const(0xFFFFFFFFFFFFFFFF)

@@ -1,0 +1,9 @@
+# Finding `tafel serve-update` on the Wi-Fi: one UDP datagram each way (docs/updates.md, "Wi-Fi").
+#
+#   device -> broadcast:DISCOVERY_PORT   ASK
+#   server -> device                     b"TAFEL 1 <http port> <version>"
+# The device asks and reads the reply (firmware/update/net.py), the laptop answers
+# (host_tools/serve_update.py). Constants only: the device imports this while it searches.
+DISCOVERY_PORT = 7071
+HTTP_PORT = 7070  # tafel serve-update's default
+ASK = b"TAFEL? 1"
