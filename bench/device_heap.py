@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "host"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from benchlib import MPY_VERSION, kb, table, tool_version  # noqa: E402
+from benchlib import MPY_VERSION, kb, micropython_named, run_recorded, table  # noqa: E402
 
 import heap_scenarios  # noqa: E402
 from tafel_host import sim_runtime  # noqa: E402
@@ -146,4 +146,5 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_recorded(main, "device_heap", 
+                          measured_on=lambda: micropython_named(sim_runtime.device_build(ROOT))))

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from benchlib import callgrind_segments, table, tool_version  # noqa: E402
+from benchlib import callgrind_segments, micropython_named, run_recorded, table, tool_version  # noqa: E402
 
 from tafel_host import bundle_build, sim_runtime  # noqa: E402
 
@@ -143,4 +143,5 @@ def export_cost(build, valgrind):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_recorded(main, "device_speed",
+                          measured_on=lambda: micropython_named(sim_runtime.device_build(ROOT))))

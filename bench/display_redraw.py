@@ -28,7 +28,8 @@ import subprocess
 import sys
 import tempfile
 
-from benchlib import callgrind_segments, find_tool, table, tool_version
+from benchlib import (NothingMeasured, callgrind_segments, find_tool, micropython_named, run_recorded, table,
+                      tool_version)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARDS = os.path.join(REPO, "hardware", "boards")
@@ -245,6 +246,7 @@ def heap(micropython, mpy_cross, palette):
     work = tempfile.mkdtemp(prefix="tafel-redraw-heap-")
     try:
         for src, dst in (("firmware/drivers/ssd1306.py", "drivers/ssd1306.mpy"),
+                         ("firmware/drivers/lcd565.py", "drivers/lcd565.mpy"),
                          ("firmware/drivers/st7789.py", "drivers/st7789.mpy"),
                          ("lib/tafel/compat.py", "tafel/compat.mpy"),
                          ("lib/tafel/__init__.py", None)):
@@ -277,6 +279,7 @@ def heap_table(result):
     rows = [("SSD1306", oled_import, oled), ("ST7789", lcd_import, lcd),
             ("ST7789 over the SSD1306", lcd_import - oled_import, lcd - oled)]
     print(table(("driver", "import", "one display"), rows, "lrr"))
+    print()
     buffers = (("framebuffer, MONO_VLSB 128x64 (as the SSD1306's)", 1024),
                ("band and mask: two mono pages of 240 columns", 480),
                ("strip: RGB565 240x8", 3840),
@@ -294,7 +297,7 @@ def main():
     valgrind = shutil.which("valgrind")
     if not micropython:
         print("display_redraw: the MicroPython unix port was not found; nothing measured")
-        return 0
+        raise NothingMeasured()
     mono, colour = profile(MONO), profile(COLOUR)
     palette = colour["display"]["palette"]
     print("Tafel display redraw (DESIGN.md section 8: key to screen; issue 5: both displays)")
@@ -315,4 +318,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_recorded(main, "display_redraw", measured_on=lambda: micropython_named(find_tool("micropython"))))

@@ -19,6 +19,7 @@
 import argparse
 import os
 import pty
+import select
 import shutil
 import subprocess
 import sys
@@ -32,9 +33,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "host"))  # the key-script games and the simulator launcher of the e2e tests
 
 import sim_games  # noqa: E402
+from benchlib import micropython_named, run_recorded  # noqa: E402
+from benchlib import table as markdown  # noqa: E402
 from simlink import SimPort, play  # noqa: E402
 from tafel import wire  # noqa: E402
 from tafel_host.link_client import Link  # noqa: E402
+from tafel_host import sim_runtime  # noqa: E402
 from tafel_host.sim import find_micropython  # noqa: E402
 from tafel_host.sim_serial import Pacer  # noqa: E402
 
@@ -117,9 +121,15 @@ class PacedRepl:
     def __init__(self, setup, baud):
         repl_master, repl_slave = pty.openpty()
         tty.setraw(repl_slave)  # bytes as they are (mpremote expects "\r\n", not "\r\r\n")
-        self.proc = subprocess.Popen([str(find_micropython()), "-i", str(setup)], stdin=repl_slave,
-                                     stdout=repl_slave, stderr=repl_slave, close_fds=True)
+        # 8 MB: the emulated chip keeps every written block of the image in the heap
+        self.proc = subprocess.Popen([str(find_micropython()), "-X", "heapsize=8M", "-i", str(setup)],
+                                     stdin=repl_slave, stdout=repl_slave, stderr=repl_slave, close_fds=True)
         os.close(repl_slave)
+        # Wait for the prompt: mpremote's Ctrl-C would otherwise cut the setup (the image's mount) short.
+        seen, deadline = b"", time.monotonic() + 60
+        while b">>> " not in seen and time.monotonic() < deadline:
+            if select.select([repl_master], [], [], 0.5)[0]:
+                seen += os.read(repl_master, 1024)
         self.master = repl_master
         self.proxy = Proxy(fd=repl_master, baud=baud)
         self.path, self.counts = self.proxy.path, self.proxy.counts
@@ -184,7 +194,7 @@ def mpremote_repl(flash, baud, tmp):
 
 def table(columns, baud):
     rate = baud / 10
-    lines = [tuple(label for label, _ in [("", None)] + columns)]
+    lines = [tuple(label for label, _ in [("what", None)] + columns)]
     for label, fn in (
         ("games", lambda g: "%d" % g["games"]),
         ("journal bytes", lambda g: "%d" % g["payload"]),
@@ -196,9 +206,7 @@ def table(columns, baud):
         ("games per second", lambda g: "%.1f" % (g["games"] / g["seconds"])),
     ):
         lines.append((label,) + tuple(fn(got) if got else "-" for _, got in columns))
-    widths = [max(len(row[i]) for row in lines) for i in range(len(lines[0]))]
-    return "\n".join("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in
-                               enumerate(zip(row, widths))) for row in lines)
+    return markdown(lines[0], lines[1:], "l" + "r" * len(columns))
 
 
 def main():
@@ -239,4 +247,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_recorded(main, "export_speed", measured_on=lambda: micropython_named(
+        sim_runtime.device_build(ROOT) or find_micropython())))

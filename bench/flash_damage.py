@@ -53,7 +53,7 @@ def _host(argv):
     mpy = benchlib.find_tool("micropython")
     if mpy is None:
         print("flash_damage: micropython not found (make test installs it into .venv); nothing measured")
-        return 0
+        raise benchlib.NothingMeasured()
     args = list(argv)
     if opts["save_dir"]:
         os.makedirs(opts["save_dir"], exist_ok=True)
@@ -64,7 +64,12 @@ def _host(argv):
     print("Flash damage on %s (%s); firmware/store at %s%s" % (
         mpy, benchlib.tool_version(mpy, "-c", benchlib.MPY_VERSION), head.stdout.strip() or "?",
         " with uncommitted changes" if dirty.stdout.strip() else ""))
-    return subprocess.run([mpy, "-X", "heapsize=" + HEAP, os.path.abspath(__file__), "--repo", repo] + args).returncode
+    # The campaign's output passes through this process, so that the results file gets it too.
+    child = subprocess.Popen([mpy, "-X", "heapsize=" + HEAP, os.path.abspath(__file__), "--repo", repo] + args,
+                             stdout=subprocess.PIPE, text=True)
+    for line in child.stdout:
+        print(line, end="", flush=True)
+    return child.wait()
 
 
 # ---- MicroPython: the campaign ----------------------------------------------------------
@@ -137,4 +142,10 @@ def _ranges(blocks):
 if __name__ == "__main__":
     if sys.implementation.name == "micropython":
         sys.exit(_device(sys.argv[1:]))
-    sys.exit(_host(sys.argv[1:]))
+    import os
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import benchlib
+
+    sys.exit(benchlib.run_recorded(lambda: _host(sys.argv[1:]), "flash_damage",
+                                   measured_on=lambda: benchlib.micropython_named(benchlib.find_tool("micropython"))))

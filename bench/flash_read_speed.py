@@ -16,7 +16,6 @@
 #    times 512: the read is line-bound) and for the evening alone, and the heap
 #    the recovery device used at its peak (the simulator's share taken out).
 import argparse
-import os
 import random
 import sys
 import tempfile
@@ -27,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "host"))
 
 import sim_games  # noqa: E402
+from benchlib import micropython_named, run_recorded, table  # noqa: E402
 from simlink import play  # noqa: E402
 from tafel_host import sim_runtime  # noqa: E402
 from tafel_host.link_client import Link  # noqa: E402
@@ -114,15 +114,15 @@ def main():
     line = args.baud / 10.0
     print("raw flash read (FLASH_READ) on the simulated serial at %d baud, recovery mode, device build, 56 KB heap"
           % args.baud)
-    print("%-24s %7s %12s %12s %8s %10s %14s" % ("flash", "blocks", "wire in", "wire out", "seconds", "line busy",
-                                                "device heap"))
+    out = []
     for name, blocks, wire_in, wire_out, seconds, watch in rows:
         heap = "?"
         if watch:
             peak, largest, share = (int(w) for w in watch.split()[1:4])
             heap = "%.1f KB" % ((peak - share) / 1024.0)
-        print("%-24s %7d %12d %12d %8.1f %9.1f%% %14s" % (name, blocks, wire_in, wire_out, seconds,
-                                                           100.0 * wire_in / seconds / line, heap))
+        out.append((name, blocks, wire_in, wire_out, "%.1f" % seconds, "%.1f %%" % (100.0 * wire_in / seconds / line),
+                    heap))
+    print(table(("flash", "blocks", "wire in", "wire out", "seconds", "line busy", "device heap"), out, "lrrrrrr"))
     (_, b0, w0, _, s0, _), (_, b1, w1, _, s1, _) = rows
     per_block = (s1 - s0) / (b1 - b0)
     wire_block = (w1 - w0) / float(b1 - b0)
@@ -134,4 +134,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_recorded(main, "flash_read_speed",
+                          measured_on=lambda: micropython_named(sim_runtime.device_build(ROOT))))

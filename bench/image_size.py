@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from benchlib import kb, table  # noqa: E402
+from benchlib import kb, run_recorded, table  # noqa: E402
 
 from tafel_host import bundle_build  # noqa: E402
 
@@ -77,4 +77,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_recorded(main, "image_size", measured_on="the 32-bit unix builds of MicroPython v1.28.0 (sizes)"))

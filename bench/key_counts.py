@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 
-from benchlib import find_tool, table
+from benchlib import find_tool, micropython_named, run_recorded, table
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -33,7 +33,7 @@ def main():
     if out.returncode or not rows:
         print(out.stdout + out.stderr)
         return 1
-    print("Key presses per flow (default board, simulated device; %s):" % " ".join(sys.argv[:1]))
+    print("Key presses per flow (default board, the simulated device on %s):" % micropython_named(micropython))
     print(table(["flow", "presses", "keys"], rows, "lrl"))
     if failed:
         print("a flow did not do what its keys meant: see FAILED above")
@@ -41,4 +41,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_recorded(main, "key_counts", measured_on=lambda: micropython_named(find_tool("micropython"))))

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests" / "host"))
 
-from benchlib import callgrind_segments  # noqa: E402
+from benchlib import callgrind_segments, micropython_named, run_recorded, table  # noqa: E402
 
 import sim_games  # noqa: E402
 from simlink import play  # noqa: E402
@@ -63,9 +63,8 @@ def main():
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("raw scan of a full 2 MB flash (512 blocks, every one written), games found: %s" % rows[0][1])
-    print("%-26s %18s %20s" % ("interpreter", "RAM chip (C reads)", "simulator's file chip"))
-    for name, _, ram, file_ms in rows:
-        print("%-26s %15.1f ms %17.1f ms" % (name, ram, file_ms))
+    print(table(("interpreter", "RAM chip (C reads)", "simulator's file chip"),
+                [(name, "%.1f ms" % ram, "%.1f ms" % file_ms) for name, _, ram, file_ms in rows], "lrr"))
     if instructions is not None:
         scan_s = instructions / ESP32_IPS
         read_s = 2.0 / FLASH_READ_MBS
@@ -75,4 +74,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_recorded(main, "rawscan_speed", measured_on=lambda: "%s and %s" % (
+        micropython_named(find_micropython()), micropython_named(sim_runtime.device_build(ROOT)))))

@@ -24,6 +24,8 @@ import shutil
 import subprocess
 import sys
 
+from benchlib import NothingMeasured, micropython_named, run_recorded, table
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(REPO, "bench", "mpy", "storage_bench.py")
 HEAP = "64M"  # a long game touches every block of the emulated 2 MB chip
@@ -44,20 +46,6 @@ def run(micropython, section):
     if out.returncode != 0:
         raise SystemExit("storage_bench %s failed:\n%s%s" % (section, out.stdout, out.stderr))
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
-
-
-def table(head, rows, align):
-    cells = [list(head)] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
-
-    def line(row):
-        out = []
-        for i, c in enumerate(row):
-            out.append(c.ljust(widths[i]) if align[i] == "l" else c.rjust(widths[i]))
-        return "  ".join(out).rstrip()
-
-    rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(cells[0]), rule] + [line(r) for r in cells[1:]])
 
 
 def wear(micropython):
@@ -138,7 +126,7 @@ def main():
     micropython = find_micropython()
     if micropython is None:
         print("storage_wear: micropython not found (make test installs it into .venv); nothing measured")
-        return 0
+        raise NothingMeasured()
     print("Tafel game storage (firmware/store) on %s" % micropython)
     print()
     wear(micropython)
@@ -151,4 +139,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_recorded(main, "storage_wear", measured_on=lambda: micropython_named(find_micropython())))

