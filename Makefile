@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	$(VPY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
-# Every suite runs even if an earlier one fails; the exit status says whether all passed.
+# The lint runs first; every suite runs even if it or an earlier one fails; the exit status says whether all passed.
 # Where the 32-bit device build is there (make device-build; CI makes it), the simulator in the
 # host suite runs on it in the board's own heap, and tests/host/test_device_heap.py is the heap gate.
 # The firmware suite runs whole simulated devices one after another in one process (emulated
@@ -31,6 +31,7 @@ $(STAMP): pyproject.toml
 MPY_LOG := build/mpy-suites.log
 test: $(STAMP)
 	@mkdir -p build; status=0; start=$$(date +%s); \
+	echo "== ruff check (pyproject.toml [tool.ruff])"; $(VENV)/bin/ruff check . || status=1; \
 	( s=0; t=$$(date +%s); \
 	  echo "== core suite on MicroPython"; $(MPY) tests/mpy_runner.py tests/core || s=1; \
 	  echo "== firmware suite on MicroPython"; $(MPY) -X heapsize=8M tests/mpy_runner.py tests/firmware || s=1; \

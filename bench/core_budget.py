@@ -134,7 +134,9 @@ def heap_edges(micropython, script, root, stage):
     in a row pass) does. They differ because a heap a little larger can still fail:
     where blocks land decides whether a growing array finds a contiguous block.
     """
-    ok = lambda n: run_mpy(micropython, script, root, stage, n)[0]
+    def ok(n):
+        return run_mpy(micropython, script, root, stage, n)[0]
+
     hi = 16 * 1024
     while not ok(hi):
         hi *= 2

@@ -37,9 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "host"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from benchlib import MPY_VERSION, kb, micropython_named, run_recorded, table  # noqa: E402
-
 import heap_scenarios  # noqa: E402
+from benchlib import MPY_VERSION, kb, micropython_named, run_recorded, table  # noqa: E402
 from tafel_host import sim_runtime  # noqa: E402
 from tafel_host.sim import find_micropython  # noqa: E402
 

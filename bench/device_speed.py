@@ -33,7 +33,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 from benchlib import callgrind_segments, micropython_named, run_recorded, table, tool_version  # noqa: E402
-
 from tafel_host import bundle_build, sim_runtime  # noqa: E402
 
 PROFILE = ROOT / "hardware" / "boards" / "esp32-devkitc-ssd1306.json"

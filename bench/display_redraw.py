@@ -28,8 +28,15 @@ import subprocess
 import sys
 import tempfile
 
-from benchlib import (NothingMeasured, callgrind_segments, find_tool, micropython_named, run_recorded, table,
-                      tool_version)
+from benchlib import (
+    NothingMeasured,
+    callgrind_segments,
+    find_tool,
+    micropython_named,
+    run_recorded,
+    table,
+    tool_version,
+)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARDS = os.path.join(REPO, "hardware", "boards")

@@ -37,8 +37,8 @@ from benchlib import micropython_named, run_recorded  # noqa: E402
 from benchlib import table as markdown  # noqa: E402
 from simlink import SimPort, play  # noqa: E402
 from tafel import wire  # noqa: E402
-from tafel_host.link_client import Link  # noqa: E402
 from tafel_host import sim_runtime  # noqa: E402
+from tafel_host.link_client import Link  # noqa: E402
 from tafel_host.sim import find_micropython  # noqa: E402
 from tafel_host.sim_serial import Pacer  # noqa: E402
 

@@ -23,6 +23,7 @@ import sys
 BENCH = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, BENCH)
 import benchlib  # noqa: E402
+
 ROOT = os.path.dirname(BENCH)
 RESULTS = os.path.join(BENCH, "results")
 BLOCK = re.compile(r"(<!-- figures:([\w-]+) -->\n)(.*?)(<!-- /figures -->)", re.S)

@@ -36,8 +36,17 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from benchlib import (MPY_VERSION, NothingMeasured, callgrind_segments, find_tool, kb, micropython_named, run_recorded,
-                      table, tool_version)
+from benchlib import (
+    MPY_VERSION,
+    NothingMeasured,
+    callgrind_segments,
+    find_tool,
+    kb,
+    micropython_named,
+    run_recorded,
+    table,
+    tool_version,
+)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(REPO, "firmware")

@@ -20,9 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests" / "host"))
 
-from benchlib import callgrind_segments, micropython_named, run_recorded, table  # noqa: E402
-
 import sim_games  # noqa: E402
+from benchlib import callgrind_segments, micropython_named, run_recorded, table  # noqa: E402
 from simlink import play  # noqa: E402
 from tafel_host import sim_runtime  # noqa: E402
 from tafel_host.sim import find_micropython  # noqa: E402

@@ -31,8 +31,8 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
-from benchlib import (MPY_VERSION, NothingMeasured, find_tool, kb, micropython_named, run_recorded,  # noqa: E402
-                      table, tool_version)
+from benchlib import MPY_VERSION, NothingMeasured, find_tool, kb, micropython_named, run_recorded, table, tool_version  # noqa: E402
+
 HELPER = os.path.join(REPO, "bench", "mpy", "update_verify.py")
 HEAP_HELPER = os.path.join(REPO, "bench", "mpy", "update_heap.py")
 HEAP = "64k"

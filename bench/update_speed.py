@@ -32,7 +32,6 @@ from tafel_host.link_client import Link  # noqa: E402
 from tafel_host.sim import find_micropython  # noqa: E402
 
 
-
 def build(tmp, key_path, store, version, optimise=None):
     mpy_cross = bundle_build.find_mpy_cross()
     if optimise:  # every .mpy names its source differently ("-s x/ui/app.py"): no file is the same

@@ -192,7 +192,7 @@ def encode_manifest(version, min_boot, allow_downgrade, mpy, window, files):
     try:
         fmt.parse_version(version)
     except ValueError as err:
-        raise BundleProblem(str(err))
+        raise BundleProblem(str(err)) from None
     lines = [
         "app %s" % version,
         "min-boot %d" % min_boot,
@@ -211,7 +211,7 @@ def encode_manifest(version, min_boot, allow_downgrade, mpy, window, files):
     except errors.UpdateError as err:
         raise BundleProblem("a device would refuse this manifest (line %s: %s); check the file names "
                             "(letters, digits, _ - . and /; at most %d characters) and sizes"
-                            % (err.detail, lines[err.detail - 1] if err.detail else "", fmt.MAX_PATH))
+                            % (err.detail, lines[err.detail - 1] if err.detail else "", fmt.MAX_PATH)) from None
     return raw
 
 
@@ -254,7 +254,7 @@ def build(output, key_path=None, version=None, min_boot=0, allow_downgrade=False
     try:
         fmt.parse_version(version)
     except ValueError as err:
-        raise BundleProblem(str(err))
+        raise BundleProblem(str(err)) from None
     files, mpy = compile_tree(find_mpy_cross(mpy_cross), root, version, trust_store)
     data = pack(files, version, private_key, mpy, min_boot, allow_downgrade, compress)
     output = Path(output)

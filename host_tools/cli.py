@@ -5,8 +5,19 @@ import sys
 from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
-from . import __version__, bundle_cli, hardware, history_cli, keys, link_cli, rescue, serve_update, sim, update_client
-from . import rules_cli
+from . import (
+    __version__,
+    bundle_cli,
+    hardware,
+    history_cli,
+    keys,
+    link_cli,
+    rescue,
+    rules_cli,
+    serve_update,
+    sim,
+    update_client,
+)
 from . import flash as flash_cli
 
 
@@ -20,7 +31,7 @@ def _parse_values(pairs):
         try:
             values[rank.strip()] = int(points)
         except ValueError:
-            raise CardError("points for '%s' must be a whole number, not '%s'" % (rank.strip(), points))
+            raise CardError("points for '%s' must be a whole number, not '%s'" % (rank.strip(), points)) from None
     return values or None
 
 

@@ -29,8 +29,21 @@ from tafel.bundle.errors import UpdateError
 
 from . import keys, ports
 from .bundle_build import BOOT_FILES, BundleProblem, build, describe
-from .flash_install import (Board, FileBar, InstallError, answer, check_hashes, differences, install_commands,
-                            mpremote_argv, parse_pointer, pointer_command, pointer_text, slot_dirs, verify_command)
+from .flash_install import (
+    Board,
+    FileBar,
+    InstallError,
+    answer,
+    check_hashes,
+    differences,
+    install_commands,
+    mpremote_argv,
+    parse_pointer,
+    pointer_command,
+    pointer_text,
+    slot_dirs,
+    verify_command,
+)
 from .sim import DEFAULT_BOARD, SetupError, find_board, repo_root
 
 OK, FAILED, BAD_INPUT, NO_DEVICE = 0, 1, 2, 3
@@ -113,13 +126,13 @@ def _bundle(args, tmp):
         try:
             return Path(args.bundle).read_bytes(), args.bundle
         except OSError as err:
-            raise BundleProblem("cannot read %s: %s" % (args.bundle, err.strerror or err))
+            raise BundleProblem("cannot read %s: %s" % (args.bundle, err.strerror or err)) from None
     out = Path(tmp) / "tafel.bundle"
     try:
         build(out, args.key, trust_store=args.trust_store)
     except (BundleProblem, keys.KeyProblem) as err:
         raise BundleProblem("%s\n(no --bundle given: tafel flash builds one from this checkout and needs the "
-                            "signing key; run tafel keygen once, or pass --bundle FILE)" % err)
+                            "signing key; run tafel keygen once, or pass --bundle FILE)" % err) from None
     return out.read_bytes(), "built from this checkout"
 
 
@@ -242,7 +255,7 @@ def _install(args, port, m, files, root_files):
         info = board.probe()
     except InstallError as err:
         hint = " (is MicroPython on it? run without --skip-esptool)" if args.skip_esptool else ""
-        raise InstallError("%s%s" % (err, hint))
+        raise InstallError("%s%s" % (err, hint)) from None
     current = parse_pointer(info.get("pointer"))
     slot, prev = "a", None
     if current is not None:

@@ -69,7 +69,7 @@ def generate(out_dir, name=KEY_NAME, force=False):
     try:
         out_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     except OSError as err:
-        raise KeyProblem("cannot create %s: %s" % (out_dir, err.strerror or err))
+        raise KeyProblem("cannot create %s: %s" % (out_dir, err.strerror or err)) from None
     key = Ed25519PrivateKey.generate()
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                             serialization.NoEncryption())
@@ -86,7 +86,7 @@ def _write_private(path, data, force):
     try:
         fd = os.open(str(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as err:
-        raise KeyProblem("cannot write %s: %s" % (path, err.strerror or err))
+        raise KeyProblem("cannot write %s: %s" % (path, err.strerror or err)) from None
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     if os.name == "posix":
@@ -99,13 +99,13 @@ def load_private(path):
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise KeyProblem("no signing key at %s: make one with `tafel keygen` or pass --key PATH" % path)
+        raise KeyProblem("no signing key at %s: make one with `tafel keygen` or pass --key PATH" % path) from None
     except OSError as err:
-        raise KeyProblem("cannot read %s: %s" % (path, err.strerror or err))
+        raise KeyProblem("cannot read %s: %s" % (path, err.strerror or err)) from None
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError) as err:
-        raise KeyProblem("%s is not an unencrypted PEM private key: %s" % (path, err))
+        raise KeyProblem("%s is not an unencrypted PEM private key: %s" % (path, err)) from None
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyProblem("%s is not an Ed25519 key" % path)
     if os.name == "posix" and path.stat().st_mode & 0o077:
@@ -123,7 +123,7 @@ def load_public(path):
         text = Path(path).expanduser().read_text().strip()
         public = bytes.fromhex(text)
     except (OSError, ValueError) as err:
-        raise KeyProblem("cannot read a public key from %s: %s" % (path, err))
+        raise KeyProblem("cannot read a public key from %s: %s" % (path, err)) from None
     if len(public) != 32:
         raise KeyProblem("%s holds %d bytes, an Ed25519 public key has 32" % (path, len(public)))
     Ed25519PublicKey.from_public_bytes(public)
@@ -141,7 +141,7 @@ def read_trust_store(path):
     try:
         tree = ast.parse(path.read_text(), str(path))
     except (OSError, SyntaxError) as err:
-        raise KeyProblem("cannot read the trust store %s: %s" % (path, err))
+        raise KeyProblem("cannot read the trust store %s: %s" % (path, err)) from None
     for node in tree.body:
         if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["TRUSTED_KEYS"]:
             try:
@@ -164,7 +164,7 @@ def add_to_trust_store(path, public, label):
         start = next(i for i, line in enumerate(lines) if line.startswith(_OPEN))
         end = next(i for i in range(start, len(lines)) if lines[i].rstrip() == ")")
     except StopIteration:
-        raise KeyProblem("%s: expected a line 'TRUSTED_KEYS = (' and a closing ')' line; add the key by hand" % path)
+        raise KeyProblem("%s: expected a line 'TRUSTED_KEYS = (' and a closing ')' line; add the key by hand" % path) from None
     if lines[start].rstrip() != _OPEN:
         raise KeyProblem("%s: TRUSTED_KEYS must open on a line of its own to add a key; add it by hand" % path)
     literal = 'b"' + "".join("\\x%02x" % b for b in public) + '",\n'

@@ -209,15 +209,15 @@ def find(probe, port=None, env=None, list_ports=comports, platform=None):
         except PortBusy:
             raise
         except OSError as err:
-            raise PortError("cannot open %s (from %s): %s\n%s" % (named, source, _why(err), hints(platform)))
+            raise PortError("cannot open %s (from %s): %s\n%s" % (named, source, _why(err), hints(platform))) from None
         except Exception as err:
             why = _why(err)
             code = getattr(err, "exit_code", 3)
             if code != 3:  # it says itself what it is: 4, the MicroPython prompt answered (link_client.AtRepl)
-                raise PortError("%s: %s" % (named, why), code=code)
+                raise PortError("%s: %s" % (named, why), code=code) from None
             if "REPL" not in why:
                 why += ". Is the Tafel app running (not stopped at the REPL)?"
-            raise PortError("no Tafel answered on %s (from %s): %s" % (named, source, why))
+            raise PortError("no Tafel answered on %s (from %s): %s" % (named, source, why)) from None
     infos = list(list_ports())
     found = candidates(infos)
     if not found:

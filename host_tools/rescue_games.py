@@ -99,7 +99,7 @@ def from_files(volume):
         reads.append((copy.rank, copy.path, label, game_id, recs, problems))
     reads.sort(key=lambda r: (r[0], r[1]))
     own = {}  # game id -> its create record: the best copy's
-    for rank, path, label, game_id, recs, problems in reads:
+    for _rank, _path, _label, game_id, recs, _problems in reads:
         for f in recs:
             if f.seq == 0 and f.rec[0] == "create" and game_id not in own:
                 own[game_id] = f.payload

@@ -177,7 +177,7 @@ def run_challenge(args):
         colour = parse_card(args.in_play)[0]  # the card the +4 was played on
         if colour is None:
             if args.colour is None:
-                raise CardError(say["c_black"] % args.in_play.strip())
+                raise CardError(say["c_black"] % args.in_play.strip()) from None
             colour = colour_code(args.colour)
     result = judge_wild4(hand, COLOURS[colour])
     print(say["c_colour"] % book.COLOURS[colour])

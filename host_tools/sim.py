@@ -129,7 +129,7 @@ def device_runtime(board, want="auto"):
     try:
         return sim_runtime.choose(board, repo_root(), find_micropython, want)
     except sim_runtime.NoRuntime as err:
-        raise SetupError(str(err))
+        raise SetupError(str(err)) from None
 
 
 # -- key scripts --

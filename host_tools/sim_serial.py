@@ -30,11 +30,11 @@
 import errno
 import fcntl
 import os
-import struct
-import termios
 import select
 import shutil
+import struct
 import tempfile
+import termios
 import threading
 import time
 

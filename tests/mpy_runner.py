@@ -126,7 +126,7 @@ class pytest:
         try:
             return __import__(name)
         except ImportError:
-            raise Skipped(reason or "could not import %r" % name)
+            raise Skipped(reason or "could not import %r" % name) from None
 
 
 pytest.Skipped = Skipped

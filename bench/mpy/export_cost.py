@@ -13,6 +13,7 @@ import sys
 
 sys.path[:] = [".frozen", sys.argv[1]]
 import micropython  # noqa: E402
+
 from link import export  # noqa: E402
 from sim.fileflash import FileFlash  # noqa: E402
 from store.fsys import Disk  # noqa: E402

@@ -16,6 +16,7 @@ sys.path[:] = [".frozen", sys.argv[1], sys.argv[1] + "/../lib"]
 import time  # noqa: E402
 
 import micropython  # noqa: E402
+
 from recovery import rawscan  # noqa: E402
 from sim.fileflash import FileFlash  # noqa: E402
 

@@ -18,6 +18,7 @@ for sub in ("/tests/firmware", "/firmware", "/lib"):
     sys.path.insert(0, REPO + sub)
 
 import vfs  # noqa: E402
+
 from sim.flashdev import FlashDev  # noqa: E402
 from store.fsys import Disk  # noqa: E402
 from store.mount import mount  # noqa: E402
@@ -39,7 +40,7 @@ def hands_for(players, r):
     winner = players[r % len(players)]
     seed = r * 7919 + 17
     hands = {}
-    for i, p in enumerate(players):
+    for p in players:
         seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
         hands[p] = 0 if p == winner else (seed >> 16) % 200
     return hands, winner

@@ -39,9 +39,9 @@
 # carries MX or MY and the BGR bit (the values Adafruit's and rdagger's drivers
 # use); the simulator's chip (sim/ili9341_chip.py) models that glass.
 import framebuf
-from tafel.compat import const
 
 from drivers.lcd565 import Lcd565, spi_bus, spi_reset, spi_write_cmd, spi_write_data
+from tafel.compat import const
 
 # MADCTL per rotation (quarter turns clockwise from the module's portrait, pins at the top):
 # MY 0x80, MX 0x40, MV 0x20 (row/column exchange), BGR 0x08 added by `bgr`.

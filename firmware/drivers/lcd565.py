@@ -21,6 +21,7 @@
 # write_data(buf) (its parameters or pixels); the SPI ones take spi_bus(),
 # spi_reset, spi_write_cmd and spi_write_data from here.
 import framebuf
+
 from tafel.compat import const
 
 SWRESET = const(0x01)

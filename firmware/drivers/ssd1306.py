@@ -6,6 +6,7 @@
 # buffers are made once, so show(), show_pages() and the settings allocate
 # nothing.
 import framebuf
+
 from tafel.compat import const
 
 _MEM_MODE = const(0x20)  # + 0: horizontal addressing (page after page)

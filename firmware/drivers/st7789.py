@@ -41,10 +41,9 @@
 # backlight. Commands, palettes, backlight, sleep and the SPI bus are shared
 # with the ILI9341 driver: drivers/lcd565.py.
 import framebuf
-from tafel.compat import const
 
-from drivers.lcd565 import Lcd565, spi_bus, spi_reset, spi_write_cmd, spi_write_data
-from drivers.lcd565 import rgb565, swap16  # noqa: F401  (this module's API before the split)
+from drivers.lcd565 import Lcd565, rgb565, spi_bus, spi_reset, spi_write_cmd, spi_write_data, swap16  # noqa: F401 (this module's API before the split)
+from tafel.compat import const
 
 # MADCTL per rotation (quarter turns clockwise from the panel's portrait):
 # MY 0x80, MX 0x40, MV 0x20 (row/column exchange); RGB order.
@@ -153,8 +152,8 @@ class ST7789(Lcd565):
             mask, cell_x, w = self._maskbuf, self._cell_x, self._cell_w
             for c in range(16):
                 if inverted & (1 << c):
-                    x = cell_x[c]
-                    for x in range(x, x + w):
+                    left = cell_x[c]
+                    for x in range(left, left + w):
                         mask[x] = band[x]
         self._send_half(0, inverted)
         self._send_half(-_HALF, inverted)

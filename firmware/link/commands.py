@@ -1,6 +1,7 @@
 # What each request does: returns the OK body, None when the answer comes later
 # (a question on the screen), or raises wire.WireError / a body's RecordError.
 from micropython import const
+
 from tafel import wire
 from tafel.records import MAX_NUMBER, put_text, put_varint, varints
 from tafel.wire import Body, WireError

@@ -11,6 +11,7 @@
 # clock, exported marks) touch no journal, and delete and wipe happen only
 # after the user pressed # on the device.
 from micropython import const
+
 from store.errors import StoreError
 from tafel import wire
 from tafel.version import VERSION
@@ -83,7 +84,7 @@ class Link:
                 self._restart_at = None
                 if self.restart is not None:
                     self.restart()
-        except Exception as err:  # noqa: a link bug must never stop the game
+        except Exception as err:  # a link bug must never stop the game
             self.end()
             self._replies = []
             self._cur = None

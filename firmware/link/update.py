@@ -19,11 +19,11 @@ import struct
 from binascii import crc32
 
 from micropython import const
+
 from tafel import wire
+from tafel.bundle.errors import UpdateError
 from tafel.records import put_text, put_varint, varints
 from tafel.wire import WireError
-
-from tafel.bundle.errors import UpdateError
 
 RAW_IDLE_MS = const(1000)  # a stream that brings nothing for this long is over (the host went away)
 RAW_MAX = const(1048576)  # the most bytes one UPDATE_SEND may announce

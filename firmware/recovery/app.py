@@ -6,9 +6,8 @@
 # then the link (recovery/commands.py) lets the laptop read the raw flash
 # (tafel rescue). The chip runs this from port/_boot.py (recovery/boot.py), the
 # simulator from sim/run.py (sim/recovering.py): it holds no store and no game.
-from ui.canvas import Canvas
-
 from recovery import screen
+from ui.canvas import Canvas
 
 STEP_MS = 10
 

@@ -57,7 +57,7 @@ def run(dev, why, games):
             import board
 
             hw = board.build(profile, machine)
-        except Exception as err:  # noqa: a profile that does not build: the link alone
+        except Exception as err:  # a profile that does not build: the link alone
             sys.print_exception(err)
     serial = profile.get("serial") or {}
     native = bool(serial.get("native_usb"))

@@ -59,7 +59,7 @@ def boot(vol, machine, hw_dir, profile, trial_wdt_ms=None):
         if trial_wdt_ms:
             bootsel.TRIAL_WDT_MS = trial_wdt_ms
         _run("/boot.py")
-    except Exception as err:  # noqa: MicroPython prints it and goes on to main.py
+    except Exception as err:  # MicroPython prints it and goes on to main.py
         sys.print_exception(err, sys.stderr)
     sys.path.append(HW)  # the simulator's own later imports (sim.simnet, ...), after everything of the app
     folder = os.getcwd()
@@ -72,7 +72,7 @@ def boot(vol, machine, hw_dir, profile, trial_wdt_ms=None):
     names = {"__name__": "main", "__file__": path}
     try:  # run from the working folder by name, as MicroPython runs it: not on sys.path
         exec(source, names)
-    except Exception as err:  # noqa: an exception out of main.py: the REPL, as on the chip
+    except Exception as err:  # an exception out of main.py: the REPL, as on the chip
         return None, err
     source = None
     return Main(names), None

@@ -26,6 +26,7 @@ from sim.flashdev import FlashDev  # noqa: E402
 from store.mount import mount  # noqa: E402
 from update.stage import Stager  # noqa: E402
 
+
 def main(argv):
     opts = {"--flash": None, "--pub": None}
     rest = []

@@ -300,7 +300,7 @@ def main():
         try:
             serial = _serial(opts, wires) if wires else None
             device = _device(opts, profile, dev, vol, serial, device_id, main_module, hold)
-        except Exception as e:  # noqa: what an exception out of main.py is on the chip: the REPL
+        except Exception as e:  # what an exception out of main.py is on the chip: the REPL
             err = e
     if device is None:
         device = _halt(err, profile, serial or _raw_serial(wires), device_id)

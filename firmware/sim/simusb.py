@@ -240,7 +240,7 @@ class Repl:
                 exec(source, self.names)
         except SystemExit:  # MicroPython's REPL answers sys.exit() with a soft reboot
             self.exited = True
-        except BaseException as e:  # noqa: the code's own error goes to the REPL, as on the device
+        except BaseException as e:  # the code's own error goes to the REPL, as on the device
             sys.print_exception(e, err)
         return _cooked(err.getvalue())
 

@@ -23,6 +23,7 @@
 # keeps a 10-seat round under DESIGN.md's 2 KB. Closing the game writes the
 # compact games/*.tj copies and removes the segments.
 from micropython import const
+
 from tafel import journal, records
 from tafel.game import Game
 from tafel.records import Reader

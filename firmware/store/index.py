@@ -31,6 +31,7 @@ import struct
 from array import array
 
 from micropython import const
+
 from tafel import journal
 from tafel.errors import RecordError
 from tafel.records import Reader, put_text, put_varint

@@ -12,12 +12,13 @@
 # flash; then the caller applies it and the screen may say "saved". When a
 # game is over the caller hands it to game_finished(), which puts it away.
 # Times are always handed in by the caller: nothing here reads a clock.
+from tafel import journal
+
 from . import index as ix
 from . import keyval
 from .errors import StoreError
 from .gamelog import GameLog, replay
 from .space import Space
-from tafel import journal
 
 NEXT_ID = "next"  # in the twin: the next free game id, a second memory beside the index header
 

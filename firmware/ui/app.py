@@ -194,7 +194,7 @@ class App:
                 fn(arg)
             else:
                 fn(arg, extra)
-        except Exception as err:  # noqa: any screen bug lands here
+        except Exception as err:  # any screen bug lands here
             if self.log is not None:
                 self.log(err)
             else:

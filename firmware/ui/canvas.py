@@ -13,6 +13,7 @@
 # (SLOTS glyphs, the oldest given up first, made at the first scaled text) and
 # blitted from there.
 import framebuf
+
 from tafel.compat import const
 
 SLOTS = const(48)  # scaled glyphs kept: more than one screen's different letters

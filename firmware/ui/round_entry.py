@@ -5,7 +5,6 @@
 # # moves on; # on the last seat shows the round's result, a second # saves.
 from tafel.game import MAX_HAND
 from tafel.variants import code, round_score
-
 from ui.names import short_names, window
 from ui.screen import Screen, title_bar
 

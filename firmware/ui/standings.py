@@ -8,7 +8,6 @@
 # else in rows below the seats. C/D scroll a list longer than the screen; the
 # title says which lines show.
 from tafel.cards import RANKS
-
 from ui.names import short_names, window
 from ui.screen import Screen, title_bar
 

@@ -7,10 +7,10 @@
 # try. Refusals show the UpdateError in words (ui/wifi_texts.py) and what to check.
 # app.wlan() gives the board's station interface (board.wlan) and
 # app.restart() reboots; a board without them says "no Wi-Fi".
+from tafel.bundle.errors import UpdateError
 from tafel.version import VERSION
 from ui.screen import Screen
 from ui.wifi_texts import refusal, t
-from tafel.bundle.errors import UpdateError
 
 DONE_MS = 1500  # "restarting" stays this long on screen
 FIRST_LINE = 2  # the state's lines start here, a blank row below the title
@@ -66,7 +66,8 @@ class WifiUpdate(Screen):
         from update.trusted import TRUSTED_KEYS
 
         stager = Stager(app.store.update_volume(), TRUSTED_KEYS)
-        for self.done, self.total in fetch.steps(stager, self.http, offer):
+        for done, total in fetch.steps(stager, self.http, offer):
+            self.done, self.total = done, total
             self.touch(3)
             self.touch(4)
             yield

@@ -28,6 +28,7 @@
 import sys
 
 from micropython import const
+
 from tafel.bundle.errors import UpdateError
 from tafel.bundle.parts import APP_FILES
 

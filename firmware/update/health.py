@@ -11,8 +11,9 @@
 # step here) with the store mounted. A confirmed version stays on probation,
 # the watchdog still running, until its loop has run PROBATION_MS in one boot.
 # vol: None on the device (the flash at /), else a VfsLfs2 (tests).
-import bootsel
 from micropython import const
+
+import bootsel
 
 CONFIRM_MS = 20000  # main-loop time that proves a new version (the watchdog's timeout is 60 s)
 PROBATION_MS = 600000  # ten minutes without a reset end the probation after an update

@@ -30,8 +30,9 @@
 # tafel/bundle/header.py beside them. The manifest keeps the head open and reads an
 # entry from it when asked (tafel/bundle/manifest.py, Files). feed() and the switch
 # in finish() live in update/feed.py and update/switch.py, imported when used.
-import bootsel
 from micropython import const
+
+import bootsel
 from store.fsys import Disk
 from tafel.bundle import header
 from tafel.bundle.errors import UpdateError

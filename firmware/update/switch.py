@@ -4,7 +4,6 @@
 # Before the switch update/complete.py checks that the slot is a whole application of the manifest's version.
 # It works on the Stager's own state and helpers, as the method it was.
 import bootsel
-
 from tafel.bundle.errors import UpdateError
 
 

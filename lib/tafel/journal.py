@@ -5,8 +5,8 @@
 # The CRC covers length, sequence number and payload, so a torn write, a flipped
 # bit or a frame from a stale block is caught before its payload is believed.
 import struct
-from io import BytesIO
 from binascii import crc32
+from io import BytesIO
 
 from .errors import RecordError
 

@@ -1,8 +1,7 @@
 # Specification of the first dealer: any seat may deal round 1, then the deal passes left.
 import pytest
 
-from tafel import Game, RecordError, ScoreError
-from tafel import records
+from tafel import Game, RecordError, ScoreError, records
 
 # A create record as games were stored before the first dealer could be chosen:
 # Anna, Ben, Cleo, standard to 500, swap worth 50, game 7.

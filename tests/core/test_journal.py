@@ -71,4 +71,4 @@ def test_oversized_payloads_are_refused():
         journal.frame(1, b"x" * (journal.MAX_PAYLOAD + 1))
     except ValueError:
         return
-    assert False, "an oversized payload was framed"
+    raise AssertionError("an oversized payload was framed")

@@ -5,16 +5,14 @@
 # rules in DESIGN.md section 2, not from lib/tafel: every operation on a game is
 # mirrored on a model (a plain list of rounds) that decides on its own whether
 # the operation must be accepted and what the game must show afterwards.
+import random
+
 import hypothesis  # first, so MicroPython skips this file (see tests/mpy_runner.py)
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import random
-
-import pytest
-
-from tafel import CardError, Game, RecordError, ScoreError, card_points, hand_points
-from tafel import journal, records
+from tafel import CardError, Game, RecordError, ScoreError, card_points, hand_points, journal, records
 from tafel.game import MAX_HAND
 from tafel.names import bad_char  # MAX_HAND: largest hand the core stores (flat u16 array)
 
@@ -371,7 +369,8 @@ def test_random_operations_match_the_reference_scorer(setup, steps, data):
         try:
             if op == "add":
                 hands, winner = draw_hands(dice(data), model, model.replay()[1], junk)
-                make = lambda: game.round_record(hands, winner)
+                def make(hands=hands, winner=winner):
+                    return game.round_record(hands, winner)
                 w, row = model.row(hands, winner)
                 model.try_round(w, row)
             elif op == "edit":
@@ -382,7 +381,8 @@ def test_random_operations_match_the_reference_scorer(setup, steps, data):
                     index = data.draw(st.integers(0, max(0, count - 1)))
                 active = model.replay(model.rounds[:index])[1] if type(index) is int and 0 <= index else [True] * model.n
                 hands, winner = draw_hands(dice(data), model, active, junk)
-                make = lambda: game.edit_record(index, hands, winner)
+                def make(index=index, hands=hands, winner=winner):
+                    return game.edit_record(index, hands, winner)
                 w, row = model.row(hands, winner)
                 model.try_edit(index, w, row)
             elif op == "undo":
@@ -403,7 +403,7 @@ def test_random_operations_match_the_reference_scorer(setup, steps, data):
         except Invalid:
             hypothesis.event("%s refused" % op)
             if op == "preview":
-                refused(lambda: game.preview(hands, winner), game)
+                refused(lambda hands=hands, winner=winner: game.preview(hands, winner), game)
             else:
                 refused(make, game)
             continue
@@ -725,7 +725,7 @@ def test_scan_takes_any_bytes(buf):
     got, end, problem = journal.scan(buf)
     assert 0 <= end <= len(buf)
     assert problem is None or isinstance(problem, str)
-    for seq, payload in got:
+    for _seq, payload in got:
         assert isinstance(payload, bytes) and len(payload) <= journal.MAX_PAYLOAD
 
 

@@ -1,8 +1,7 @@
 # Specification of the event record codec: exact round trips, garbage refused cleanly.
 import pytest
 
-from tafel import Game, RecordError, ScoreError
-from tafel import records
+from tafel import Game, RecordError, ScoreError, records
 
 
 def test_create_record_round_trips():

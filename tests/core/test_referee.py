@@ -4,7 +4,6 @@ import pytest
 from tafel.errors import CardError, ScoreError
 from tafel.referee import judge_wild4, legal_plays, next_seat, turn_effect
 
-
 # Legal plays
 
 

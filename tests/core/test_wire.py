@@ -1,5 +1,6 @@
 # The link's wire format (lib/tafel/wire.py): frames, handshake, bodies, cursor, journal files.
 import pytest
+
 from tafel import journal, records, wire
 from tafel.game import Game
 from tafel.records import put_text, put_varint

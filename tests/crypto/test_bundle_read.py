@@ -10,8 +10,8 @@ from binascii import unhexlify
 
 import pytest
 
-from tafel.bundle import reader as bundle
 from tafel.bundle import manifest as fmt
+from tafel.bundle import reader as bundle
 from tafel.bundle.errors import UpdateError
 
 SECRET = bytes(range(100, 132))  # test key only: signs nothing but this fixture

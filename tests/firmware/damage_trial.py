@@ -11,7 +11,7 @@
 import gc
 
 import damage_judge as judge
-from damage import NEW_CREATED, NEW_SEATS, hands_for, mounted, flips
+from damage import NEW_CREATED, NEW_SEATS, flips, hands_for, mounted
 from sim.flashdev import FlashDev
 from store.errors import StoreError
 from store.fsys import Disk

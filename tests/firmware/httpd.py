@@ -6,9 +6,9 @@
 #   srv.stop()
 # It answers as `tafel serve-update` does (host_tools/serve_update.py) but only
 # what the device asks for; the host suite runs the real one end to end.
+import _thread
 import json
 import socket
-import _thread
 
 BASE_PORT = 47310
 

@@ -9,7 +9,6 @@ from sim.device import Device
 from sim.flashdev import FlashDev
 from tafel import records, wire
 from tafel.records import put_text, put_varint
-
 from uisim import PROFILE
 
 
@@ -105,13 +104,13 @@ class Host:
 
     def handshake(self):
         self.send(b"\nTAFEL?\n")
-        line = self.read_line(want=lambda l: l.startswith(b"TAFEL!"))
+        line = self.read_line(want=lambda ln: ln.startswith(b"TAFEL!"))
         return wire.parse_hello(line)
 
     def frame(self, max_ms=3000):
         """The next frame from the device: (kind, seq, body)."""
         while True:
-            line = self.read_line(max_ms, lambda l: l.startswith(b"~"))
+            line = self.read_line(max_ms, lambda ln: ln.startswith(b"~"))
             return wire.decode(line)
 
     def request(self, kind, body=b"", max_ms=3000, seq=None):

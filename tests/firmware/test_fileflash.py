@@ -4,6 +4,7 @@ import os
 
 import pytest
 import vfs
+
 from sim.fileflash import FileFlash
 from sim.flashdev import FlashDev
 

@@ -3,6 +3,7 @@ import os
 
 import pytest
 import vfs
+
 from sim.flashdev import FlashDev, PowerCut, WriteLog, copy_image, same_image
 
 BS = 4096

@@ -1,5 +1,4 @@
 # The 320x240 board: its profile and build, the ILI9341 driver against the emulated chip, the chip's own rules.
-import framebuf
 import micropython
 import pytest
 

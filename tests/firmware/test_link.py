@@ -1,5 +1,5 @@
 # The serial link on the simulated device: a fake serial, the real Link polled from Runner.step.
-from linkhost import Host, NoAnswer, decode, device, journals, roster_body
+from linkhost import Host, decode, device, journals, roster_body
 from tafel import wire
 from tafel.records import varints
 from test_ui_flows import worked_example
@@ -284,7 +284,7 @@ def test_delete_asks_on_the_device_and_waits_for_hash():
     seq = host.seq + 1
     host.send(wire.encode(wire.DELETE, seq, varints(1)))
     host.step(500)
-    assert [l for l in host.lines() if l.startswith(b"~")] == []  # no answer yet
+    assert [ln for ln in host.lines() if ln.startswith(b"~")] == []  # no answer yet
     screen = dev.screen()
     assert screen[0].startswith("Laptop fragt") and "#1 löschen?" in screen[2]
     assert "Anna Ben Cleo" in screen[4]
@@ -402,9 +402,9 @@ def test_lost_frames_and_acks_are_sent_again():
     # An ACK lost: the device sends the frames again after RESEND_MS.
     host.ok(wire.EXPORT, bytes((wire.ONE, 1)))
     host.step(100)
-    first = [wire.decode(l)[1] for l in host.lines() if l.startswith(b"~")]
+    first = [wire.decode(ln)[1] for ln in host.lines() if ln.startswith(b"~")]
     host.step(1600)
-    again = [wire.decode(l)[1] for l in host.lines() if l.startswith(b"~")]
+    again = [wire.decode(ln)[1] for ln in host.lines() if ln.startswith(b"~")]
     assert first and again[:len(first)] == first
 
 
@@ -495,7 +495,7 @@ def test_a_request_after_done_ends_the_stream_when_the_ack_of_done_was_lost():
     host.step(20)
     assert host.ok(wire.LIST, varints(0))  # the host has the whole stream, or it would not ask
     host.step(2000)
-    assert [l for l in host.lines() if l.startswith(b"~")] == []  # nothing is sent again
+    assert [ln for ln in host.lines() if ln.startswith(b"~")] == []  # nothing is sent again
     games, _, _ = host.export(wire.ALL)  # and the next export runs from its start
     assert decode(games[1][1]).totals()[0] == ("Anna", 89)
 

@@ -3,12 +3,13 @@
 import hashlib
 import struct
 
-from appbundle import APP
 from crypto.test_bundle_read import PUBLIC
+
+from appbundle import APP
 from linkhost import Host, device
 from tafel import wire
-from tafel.records import varints
 from tafel.bundle import manifest as fmt
+from tafel.records import varints
 from update.stage import Stager
 
 HEAD = fmt.HEADER_SIZE + fmt.unpack_header(APP[:fmt.HEADER_SIZE])[0] + fmt.SIGNATURE_SIZE
@@ -139,7 +140,7 @@ def test_a_stream_that_stops_short_ends_after_the_idle_time_by_the_clock():
     start = dev.clock.ticks_ms()
     while True:
         host.step()
-        got = [wire.decode(l) for l in host.lines()]
+        got = [wire.decode(ln) for ln in host.lines()]
         ended = [b for k, s, b in got if k == wire.UPDATE_RX and b[-1] != wire.RX_GOING]
         if ended:
             break

@@ -195,7 +195,7 @@ def test_a_refused_wake_source_leaves_the_keypad_working_and_says_so():
     except ValueError:
         pass
     else:
-        assert False, "no error"
+        raise AssertionError("no error")
     assert ("deepsleep",) not in calls and ("encoder_deinit",) not in calls
     for n in (32, 33, 25, 26):  # the columns pulled up again, as board.build has them
         assert calls[-8:].count(("Pin", n, FakePin.IN, FakePin.PULL_UP, {})) == 1

@@ -7,7 +7,9 @@
 import sys
 
 import pytest
+
 from linkhost import FakeSerial, Host, device
+from recovery import rawscan
 from sim.flashdev import FlashDev, WriteLog, copy_image, same_image
 from sim.recovering import RecoveringDevice
 from store import mount as mnt
@@ -17,7 +19,6 @@ from store.store import Store
 from tafel import journal, records, wire
 from tafel.game import Game
 from tafel.records import varints
-from recovery import rawscan
 
 PROFILE = "hardware/boards/esp32-devkitc-ssd1306.json"
 PLAYERS = ("Anna", "Ben", "Cleo")
@@ -374,6 +375,7 @@ def test_the_chips_boot_mounts_a_flash_that_holds_the_store_and_keeps_the_profil
     import os
 
     import vfs
+
     from recovery import boot, profile
 
     image, ids = _evening()

@@ -1,6 +1,6 @@
 # The running game's session: "durable, then visible", and never a "not saved" for a round on flash.
-from evening import boot
 from clock import SimClock
+from evening import boot
 from session import Session
 
 

@@ -1,8 +1,9 @@
 # The simulator's watchdog (sim/simwdt.py), as bootsel.py starts it for a trial boot: the running
 # firmware's loop keeps it fed; once nothing feeds it (the firmware stopped at the REPL, or a
 # start that raised) it resets the chip after its timeout of the device's time, and only a reset stops it.
-import bootsel
 import pytest
+
+import bootsel
 from linkhost import FakeSerial
 from sim import simwdt
 from sim.device import Device

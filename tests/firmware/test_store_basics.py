@@ -1,5 +1,6 @@
 # The store's everyday behaviour: games, history, put-away, ids, settings, roster.
 import pytest
+
 from evening import boot
 from sim.flashdev import FlashDev
 from store.errors import StoreError

@@ -1,10 +1,10 @@
 # Damaged bytes: every record before the damage is kept, the damage reported,
 # and the damaged bytes themselves are never thrown away.
 import pytest
+
 from evening import boot
-from sim.flashdev import FlashDev
-from store.gamelog import GameLog
 from store.errors import StoreError
+from store.gamelog import GameLog
 from store.keyval import SETTINGS
 from tafel import journal
 from tafel.game import Game

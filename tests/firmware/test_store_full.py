@@ -1,7 +1,7 @@
 # A full flash: warned early, new games refused, the running game never the victim.
 import pytest
+
 from evening import boot
-from sim.flashdev import FlashDev
 from store.errors import StoreError
 from store.space import NEW_GAME, RUNNING
 from tafel.game import Game

@@ -1,6 +1,7 @@
 # Two copies of every game: damage in one is made good from the other, the boot
 # reconciles index and journals both ways, and a game id is never used twice.
 import pytest
+
 from evening import boot
 from store.errors import StoreError
 from store.space import Space

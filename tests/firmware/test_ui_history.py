@@ -266,7 +266,7 @@ def test_an_exported_game_is_marked_and_deleted_without_a_warning():
 
 def test_damaged_and_unreadable_games_are_listed_never_hidden():
     dev = device()
-    for n in range(3):
+    for _ in range(3):
         played(dev, target=50)  # 1-3: over, put away
     played(dev)  # 4: running
     disk = dev.app.store.disk

@@ -2,6 +2,7 @@
 import sys
 
 import framebuf
+
 from tafel.game import Game
 from ui.canvas import Canvas
 from ui.rules import Rules

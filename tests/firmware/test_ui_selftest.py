@@ -2,13 +2,13 @@
 # are pressed, the display patterns, the flash check (passing, on a dead flash,
 # on a wrong read-back, on a full flash), leaving with * * *, and holding * at
 # power-on; its texts fit the display in both languages.
+from sim.device import Device
 from sim.flashdev import FlashDev, copy_image
 from store.space import Space
 from ui import selftest
 from ui.texts_de import TEXTS as DE
 from ui.texts_en import TEXTS as EN
 from uisim import PROFILE, device, new_game, power_cut, text
-from sim.device import Device
 
 SELFTEST = "4 C #"  # from the home menu: settings, up to the last entry, open it
 GRID = ["1 2 3 A", "4 5 6 B", "7 8 9 C", "* 0 # D"]

@@ -3,9 +3,9 @@
 # about page; wrong keys; the texts of these screens fit the display.
 from store.errors import StoreError
 from tafel.version import VERSION
-from uisim import device, power_cut
 from ui.texts_de import TEXTS as DE
 from ui.texts_en import TEXTS as EN
+from uisim import device, power_cut
 
 SETTINGS = "4"  # from the home menu: its entries keep their digits
 ABOUT = "6"

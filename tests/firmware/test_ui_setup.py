@@ -1,10 +1,10 @@
 # Setting up a game as a real table does it, on the simulated device: who deals first, house
 # card values, questions before a seat goes or a running game is paused, an empty name refused.
-from tafel.cards import DEFAULT_VALUES, RANKS
-from uisim import ADD_NAME, ANNA, BEN, CLEO, device, new_game, power_cut, text
+import tdisplay
 from sim.device import Device
 from sim.flashdev import FlashDev
-import tdisplay
+from tafel.cards import DEFAULT_VALUES, RANKS
+from uisim import ADD_NAME, ANNA, BEN, CLEO, device, new_game, power_cut, text
 
 CHRISTINA = "2 2 2 4 4 7 7 7 4 4 4 7 7 7 7 8 4 4 4 6 6 2 #"  # "Christina"
 # Card rows in the values editor, counted from the first (number 0): D presses to reach them.
@@ -145,7 +145,7 @@ def test_the_values_editor_lists_every_card_with_its_points_and_the_deck_total()
     assert screen[-2].split() == ["Deck:", "1400", "1/17"]
     assert screen[-1] == "#=ok A=Standard"
     seen = {}
-    for rank in range(len(RANKS)):
+    for _ in range(len(RANKS)):
         line = row_with(dev, "►")
         seen[line[1:].rsplit(" ", 1)[0].strip()] = int(line.split()[-1])
         fits(dev)

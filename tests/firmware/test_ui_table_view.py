@@ -124,7 +124,7 @@ def test_four_and_five_digit_totals_keep_to_their_cells():
     big = [({"Anna": 0, "Ben": 3000, "Cleo": 2500, "Dirk": 2000}, "Anna")] * 4  # Anna 30000
     view = table(dev, ("Anna", "Ben", "Cleo", "Dirk"), big, target=100000)
     shown = []
-    for page in range(view.pages):
+    for _ in range(view.pages):
         shown += "\n".join(dev.screen()).split()
         dev.advance(PAGE_MS)
     assert "30000" in shown and "Ben" in shown and "Dirk" in shown

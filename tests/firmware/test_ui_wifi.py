@@ -3,13 +3,14 @@
 # server (httpd.py) and the refusals shown in words: no network set, nobody listening, the
 # version running already, a bundle signed with a key the device does not trust. The whole way
 # from N to N+1 runs in tests/host/test_update_wifi.py.
-import bootsel
 from crypto.test_bundle_read import FIXTURE
+
+import bootsel
 from httpd import Httpd
 from tafel.version import VERSION
 from test_update_fetch import offer_of
-from uisim import device, power_cut
 from ui.wifi_texts import TEXTS
+from uisim import device, power_cut
 
 SETTINGS = "4"  # from the home menu: its entries keep their digits
 WLAN = "C C C #"  # from the top of the settings: up round to the self-test, Update, WLAN

@@ -3,13 +3,14 @@
 # loopback TCP from a small threaded server (httpd.py): whole, resumed after the server died,
 # with files the device has already left out, and tampered or foreign answers refused.
 import hashlib
+import socket
 from binascii import hexlify
 
-import bootsel
 import pytest
-import socket
-from appbundle import APP, MAIN
 from crypto.test_bundle_read import PUBLIC
+
+import bootsel
+from appbundle import APP, MAIN
 from httpd import Httpd
 from sim.flashdev import FlashDev
 from sim.simnet import SimWLAN

@@ -8,10 +8,11 @@ import hashlib
 import os
 import sys
 
-import bootsel
 import pytest
-from appbundle import APP, HEAD, VERSION
 from crypto.test_bundle_read import FIXTURE, PUBLIC
+
+import bootsel
+from appbundle import APP, HEAD, VERSION
 from sim.flashdev import FlashDev
 from store import space
 from store.fsys import Disk

@@ -1,7 +1,6 @@
 # Games for the host tests, built with the core exactly as the device builds them: records, framed.
 from tafel import journal
 from tafel.game import Game
-
 from tafel_host import export
 
 PLAYERS = ("Anna", "Ben", "Cleo")

@@ -10,12 +10,10 @@ import select
 import socket
 import threading
 import time
-
 from types import SimpleNamespace
 
 from tafel import wire
 from tafel.records import put_varint
-
 from tafel_host import export
 from tafel_host.history import epoch as export_epoch
 

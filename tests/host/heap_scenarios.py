@@ -26,7 +26,6 @@ from pathlib import Path
 
 from simlink import ROOT
 from simupdate import install, signed_versions
-
 from tafel_host import serve_update, sim_runtime
 from tafel_host.sim import follow_real_time
 from tafel_host.sim_device import SimDevice, SimError

@@ -25,15 +25,16 @@ sys.path.insert(0, REPO + "/firmware")
 
 from binascii import hexlify, unhexlify  # noqa: E402
 
-import bootsel  # noqa: E402
 import vfs  # noqa: E402
+
+import bootsel  # noqa: E402
 from sim.flashdev import FlashDev, PowerCut, WriteLog  # noqa: E402
 from store.fsys import Disk  # noqa: E402
 from store.store import Store  # noqa: E402
-from tafel.game import Game  # noqa: E402
-from update import health  # noqa: E402
 from tafel.bundle import manifest as fmt  # noqa: E402
 from tafel.bundle.errors import UpdateError  # noqa: E402
+from tafel.game import Game  # noqa: E402
+from update import health  # noqa: E402
 from update.stage import Stager  # noqa: E402
 
 BLOCKS = 512
@@ -173,7 +174,7 @@ def play_games(vol):
         game_id = store.next_game_id()
         game = Game(["Anna", "Ben", "Cleo"], "standard", 5000, None, 0, game_id)
         store.new_game(game_id, game.create_record())
-        for r in range(3 + n):
+        for _ in range(3 + n):
             rec = game.round_record({"Anna": 0, "Ben": 36, "Cleo": 53}, "Anna")
             store.append(game_id, rec)
             game.apply(rec)
@@ -275,7 +276,7 @@ def case_rollback():
     dev, vol, games = setup()
     transfer(stager(vol, M1.version), V2)
     seen = []
-    for boot in range(bootsel.TRIES + 2):
+    for _ in range(bootsel.TRIES + 2):
         folder, trial = bootsel.choose(vol)
         seen.append([folder, trial])
         if folder == "/app/a":

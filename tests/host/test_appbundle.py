@@ -5,9 +5,9 @@ import importlib.util
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from test_update_device import compiled
 
 from tafel_host import bundle_build, keys
+from test_update_device import compiled
 
 TESTS = Path(__file__).resolve().parents[1]
 

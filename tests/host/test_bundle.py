@@ -7,7 +7,6 @@
 # oversize, foreign and swapped keys, downgrades and replays, mismatched parts.
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest

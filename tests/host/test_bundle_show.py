@@ -5,11 +5,11 @@
 # on the unix port refuses the same (tests/host/mpy_verify.py); staging them on a device is
 # tests/host/test_update_device.py. The bundle and keys are test_bundle.py's.
 import pytest
-from test_bundle import VERSION, fmt, on_device, setup, variant  # noqa: F401 (setup: the fixture)
 
 from tafel_host import bundle_build, bundle_check
 from tafel_host.cli import main
 from tafel_host.refusals import sentence
+from test_bundle import VERSION, fmt, on_device, setup, variant  # noqa: F401 (setup: the fixture)
 
 
 def show(setup, path, *more):

@@ -12,10 +12,10 @@
 # app with Ctrl-C (expected) and lists the files; `tafel info` then says the
 # REPL answered, not the app.
 import fcntl
-import sys
 import os
 import shutil
 import subprocess
+import sys
 import termios
 import threading
 import tty

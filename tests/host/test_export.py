@@ -4,10 +4,10 @@ import io
 import json
 
 import pytest
-from tafel import journal, wire
-from tafel.errors import RecordError
 
 from export_fixtures import EVENING, comeback_game, doc, play, worked_example
+from tafel import journal, wire
+from tafel.errors import RecordError
 from tafel_host import export
 
 

@@ -2,11 +2,11 @@
 import json
 
 import pytest
-from tafel import journal, wire
-from tafel.records import put_text, put_varint
 
 from export_fixtures import play, worked_example
 from fakedevice import FakeDevice
+from tafel import journal, wire
+from tafel.records import put_text, put_varint
 from tafel_host import link_client
 from tafel_host.cli import main
 from tafel_host.export_state import DeviceState
@@ -98,7 +98,7 @@ def test_export_brings_the_records_set_aside_and_the_storage_report(data_home, t
                                          {"key": "index_rebuilt", "game": None, "detail": "2"}]
         assert doc["games"][1]["damage"] is None and doc["games"][1]["set_aside"] == []
         assert main(["info", "--port", dev.url]) == 0
-        lines = [l for l in capsys.readouterr().out.splitlines() if l.startswith("flash check: ")]
+        lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("flash check: ")]
         assert lines == ["flash check: game 1 had damaged records: set aside, their bytes kept and exported "
                          "(bad frame at byte 209)", "flash check: 2 history entries rebuilt from the journals"]
     finally:

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from tafel import wire
 
 from export_fixtures import EVENING, comeback_game, doc, worked_example
 from fakedevice import FakeDevice
+from tafel import wire
 from tafel_host.cli import main
 from tafel_host.export_state import DeviceState
 

@@ -4,10 +4,10 @@ import socket
 import threading
 
 import pytest
-from tafel import journal, wire
 
 from export_fixtures import comeback_game, play, worked_example
 from fakedevice import FakeDevice
+from tafel import journal, wire
 from tafel_host.cli import main
 from tafel_host.export_state import DeviceState
 from tafel_host.link_client import DeviceError, DeviceGone, Link, NoAnswer

@@ -4,9 +4,8 @@ import zlib
 
 import pytest
 
-from tafel_host import png
-
 import pngread
+from tafel_host import png
 
 
 def read_png(data):

@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from tafel_host import cli, export, salvage
 from tafel_host import rescue_lfs as lfs
 from tafel_host.history import History

@@ -11,13 +11,22 @@ from pathlib import Path
 
 import pytest
 
+import pngread
 from tafel_host import png, sim
 from tafel_host.cli import main
 from tafel_host.sim_device import ColourGlass, SimError, parse_snap, rgb888
-from tafel_host.sim_render import (GLASS_ON, RESET, colour_blocks, colour_mode, compose, display_lines, fit_factor,
-                                   shrink, visible_len, xterm256)
-
-import pngread
+from tafel_host.sim_render import (
+    GLASS_ON,
+    RESET,
+    colour_blocks,
+    colour_mode,
+    compose,
+    display_lines,
+    fit_factor,
+    shrink,
+    visible_len,
+    xterm256,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = "lilygo-tdisplay-st7789"

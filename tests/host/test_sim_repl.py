@@ -3,7 +3,6 @@
 # MicroPython prompt is reported as such (exit 4) by every command, a garbled handshake is asked again.
 import socket
 import subprocess
-import sys
 import threading
 import time
 

@@ -7,11 +7,11 @@
 import calendar
 
 import pytest
-from tafel import wire
-from tafel.records import put_text, put_varint
 
 from fakedevice import FakeDevice
 from simlink import ROOT
+from tafel import wire
+from tafel.records import put_text, put_varint
 from tafel_host import bundle_build, keys, link_client, update_client, update_trial
 from tafel_host.cli import main
 

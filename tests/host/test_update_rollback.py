@@ -22,8 +22,17 @@ import pytest
 from simlink import ROOT, tafel
 from simupdate import GAME, install
 from tafel_host import bundle_build, keys, serve_update
-from tafel_host.sim import (DEFAULT_BOARD, auto_command, device_runtime, find_board, find_micropython,
-                            find_run_py, follow_real_time, parse_script, run_script)
+from tafel_host.sim import (
+    DEFAULT_BOARD,
+    auto_command,
+    device_runtime,
+    find_board,
+    find_micropython,
+    find_run_py,
+    follow_real_time,
+    parse_script,
+    run_script,
+)
 from tafel_host.sim_device import SimDevice
 from tafel_host.sim_serial import SimSerial
 
@@ -285,7 +294,7 @@ def test_on_stock_micropython_the_slot_holds_the_whole_app_and_the_same_rule_hol
     cases = [case for case in BROKEN if case[1] in ("0.9.1", "0.9.6", "0.9.9")]
     with ThreadPoolExecutor(WORKERS) as pool:
         results = list(pool.map(lambda case: rolls_back(setup, case, "usb", "host", played), cases))
-    for name, version, why, seen in results:
+    for name, version, _why, seen in results:
         code, out = seen["update"]
         assert code == 1 and "rolled back" in out and version in out, (name, out)
         assert "firmware %s" % N in seen["info"][1] and seen["notes"] == 1, (name, seen["info"])

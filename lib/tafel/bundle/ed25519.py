@@ -29,7 +29,6 @@
 # About 80 million instructions on the unix port (~15 ms; bench/update_crypto.py),
 # half of them in the divisions of %, a fifth in the two exponentiations.
 from tafel.bundle.sha512 import sha512
-
 from tafel.compat import const
 
 # const(): on the device these take no global and no interned name.

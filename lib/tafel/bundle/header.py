@@ -89,7 +89,7 @@ def check(stream, trusted_keys):
         digest = hashlib.sha256(raw).digest()
     signature = read_exact(stream, SIGNATURE_SIZE, "signature")
     gc.collect()
-    from tafel.bundle import ed25519  # noqa: the verifier is in the heap for this one call
+    from tafel.bundle import ed25519  # the verifier is in the heap for this one call
 
     try:
         holds = ed25519.verify(key, signature, signed_message(header, digest))

@@ -4,8 +4,8 @@
 # it costs the device no heap.
 import zlib
 
-from tafel.bundle.header import read_exact as _read_exact
 from tafel.bundle.errors import UpdateError
+from tafel.bundle.header import read_exact as _read_exact
 
 
 def inflate(stream, entry, window, hasher, out):

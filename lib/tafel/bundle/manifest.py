@@ -37,8 +37,18 @@ from array import array
 from binascii import unhexlify
 
 from tafel.bundle.errors import UpdateError
-from tafel.bundle.header import (HEADER_FORMAT, HEADER_SIZE, FORMAT, KEY_ID_SIZE, MAGIC, MAX_MANIFEST,  # noqa: F401
-                           SIGNATURE_SIZE, key_id, signed_message, unpack_header)
+from tafel.bundle.header import (  # noqa: F401
+    FORMAT,
+    HEADER_FORMAT,
+    HEADER_SIZE,
+    KEY_ID_SIZE,
+    MAGIC,
+    MAX_MANIFEST,
+    SIGNATURE_SIZE,
+    key_id,
+    signed_message,
+    unpack_header,
+)
 
 try:
     from collections import namedtuple
@@ -280,7 +290,7 @@ def parse_lines(lines, kid, body_start, src, base, raw=None):
             previous = path
             files._add(number - 6, at, size, stored)
         number = 5
-        for line in lines:
+        for _ in lines:
             raise ValueError  # more file lines than "files" says
     except StopIteration:
         raise UpdateError("bad_manifest", number + 1)  # fewer lines than there must be

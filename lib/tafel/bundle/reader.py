@@ -41,8 +41,7 @@ import io
 
 from tafel.bundle import header
 from tafel.bundle.errors import UpdateError
-from tafel.bundle.parts import (CHUNK, RUNNING_MPY, check_app, check_install, parse_checked,  # noqa: F401
-                          stream_matches, verify_file)
+from tafel.bundle.parts import CHUNK, RUNNING_MPY, check_app, check_install, parse_checked, stream_matches, verify_file  # noqa: F401
 
 INLINE = 4096  # from a stream that is no file: a compressed body up to this size is inflated from RAM
 
