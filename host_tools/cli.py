@@ -13,6 +13,7 @@ from . import (
     keys,
     link_cli,
     rescue,
+    roster_cli,
     rules_cli,
     serve_update,
     sim,
@@ -66,6 +67,7 @@ def build_parser():
     sim.add_parser(commands)
     hardware.add_parser(commands)
     link_cli.add_parsers(commands)
+    roster_cli.add_parsers(commands)
     history_cli.add_parsers(commands)
     keys.add_parser(commands)
     bundle_cli.add_parser(commands)

@@ -263,7 +263,8 @@ def check_hashes(lines, expected_slot, expected_root):
 
 def answer(port, version, timeout=ANSWER_TIMEOUT):
     """The version the app says in the link handshake after the reboot (None if it does not answer)."""
-    from .link_client import Link, LinkError
+    from .link_client import Link
+    from .link_errors import LinkError
 
     deadline, seen = time.monotonic() + timeout, None
     while time.monotonic() < deadline:

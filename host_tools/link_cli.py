@@ -1,16 +1,15 @@
-# `tafel info`, `tafel export`, `tafel roster`, `tafel clock`: the commands that talk to a device.
+# `tafel info`, `tafel export` and the session every command that talks to a device runs in
+# (roster_cli.py: `tafel roster`, `tafel clock`; update_client.py: `tafel update`).
 #
 #   tafel info                                # the device, its flash, clock, update state, rollbacks, games
 #   tafel export                              # every game: tafel-<device>-<time>.json
 #   tafel export --since -o new.csv --format csv   # what changed since the last export (or resume one cut short)
-#   tafel roster pull / tafel roster push Anna Ben Cleo / tafel roster clear
-#   tafel clock                               # set the device clock from the laptop's
 # Every command takes --port (a device path or pyserial URL; else TAFEL_PORT, else
 # auto-detection) and --baud (default 115200).
 # Exit codes: 0 ok, 1 the device or the transfer failed (export: also when the file is written
 # but marking its games on the device failed - it says so), 2 usage (export: an output file that
 # cannot be written, refused before anything is sent), 3 no device found, 4 the device is at the
-# MicroPython prompt (link_client.AtRepl, through ports.PortError); 141 when standard
+# MicroPython prompt (link_errors.AtRepl, through ports.PortError); 141 when standard
 # output's reader went away (`tafel info | head`, cli.py).
 import os
 import sys
@@ -18,11 +17,13 @@ import time
 from pathlib import Path
 
 from tafel import wire
-from tafel.names import MAX_NAME, name_problem, shown
+from tafel.cursor import format_cursor, parse_cursor
+from tafel.names import shown
 
 from . import export, ports, salvage, storage_notes
 from .export_state import DeviceState
-from .link_client import BAUD, DeviceError, DeviceGone, Link, LinkError
+from .link_client import BAUD, Link
+from .link_errors import DeviceError, DeviceGone, LinkError
 
 OK, DEVICE_ERROR, USAGE, NO_DEVICE = 0, 1, 2, 3
 LAST = "last"  # --since without a cursor
@@ -44,7 +45,7 @@ def _cursor(text):
     if text == LAST:
         return text
     try:
-        wire.parse_cursor(text)
+        parse_cursor(text)
     except ValueError as err:
         import argparse
 
@@ -75,28 +76,6 @@ def add_parsers(commands):
                        help="only games new or changed since this laptop's last export, or since CURSOR "
                             "(G:S/N@E, as an export printed it; G:S alone brings every game)")
     cmd.set_defaults(run=run_export)
-
-    cmd = commands.add_parser("roster", help="the player names the device offers",
-                              description="Pull the device's roster of player names, or push a new one.")
-    _common(cmd)
-    sub = cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
-    pull = sub.add_parser("pull", help="print the roster, one name a line")
-    pull.set_defaults(run=run_roster_pull)
-    push = sub.add_parser("push", help="replace the roster with these names (at most %d, of at most %d "
-                                       "printable characters)" % (ROSTER_MAX, MAX_NAME))
-    push.add_argument("names", nargs="*", metavar="NAME")
-    push.add_argument("--file", metavar="FILE", help="names one a line ('-' for standard input)")
-    push.set_defaults(run=run_roster_push)
-    clear = sub.add_parser("clear", help="empty the roster")
-    clear.set_defaults(run=run_roster_clear)
-    for sp in (pull, push, clear):
-        _common(sp, top=False)
-
-    cmd = commands.add_parser("clock", help="set the device clock from this laptop's",
-                              description="Set the device clock (it has no battery: games created before "
-                                          "the first sync after power-up carry no date).")
-    _common(cmd)
-    cmd.set_defaults(run=run_clock)
 
 
 def _say(text):
@@ -299,7 +278,7 @@ def _export(link, args, fmt):
         # docs/protocol.md); with one, an export cut short resumes from the cursor
         # it began with (a game another laptop took home meanwhile is not missed).
         legacy = in_order[0] and getattr(link, "export_changes", None) is None
-        state.add(doc, wire.format_cursor(game_id, doc["records"]) if legacy else None,
+        state.add(doc, format_cursor(game_id, doc["records"]) if legacy else None,
                   None if flags & wire.LIVE else size)
 
     bar = _Bar("export " + device)
@@ -367,92 +346,3 @@ def _write(doc, fmt, output, device):
     tmp.write_text(text, encoding="utf-8", newline="")
     os.replace(tmp, path)
     return str(path)
-
-
-# ---- roster and clock ----------------------------------------------------------------
-
-ROSTER_MAX = 64  # names the device's roster holds (firmware/store/keyval.py MAX_ROSTER, docs/protocol.md)
-
-
-def run_roster_pull(args):
-    def pull(link):
-        for name in link.roster_pull():
-            print(shown(name))  # a control character from older data printed escaped, never raw
-        return OK
-
-    return _session(args, pull)
-
-
-def roster_problem(names):
-    """Why the device would refuse these names (the text to print), or None: a blank, a
-    control character (its position), a name over MAX_NAME, more than ROSTER_MAX names."""
-    for i, name in enumerate(names, 1):
-        if not name.strip():
-            return ("name %d is blank: give names, or empty the roster with `tafel roster clear`" % i)
-        problem = name_problem(name)
-        if problem:
-            return "name %d: %s" % (i, problem[1])
-    distinct = {name.strip().lower() for name in names}
-    if len(distinct) > ROSTER_MAX:
-        return ("%d names: the device's roster holds at most %d; push %d or fewer"
-                % (len(distinct), ROSTER_MAX, ROSTER_MAX))
-    return None
-
-
-def run_roster_push(args):
-    names = list(args.names)
-    if args.file:
-        try:
-            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            _say("cannot read %s: %s" % (args.file, err))
-            return USAGE
-        names += [line.strip() for line in text.splitlines() if line.strip()]
-    if not names:
-        _say("no names to push: give them as arguments or with --file (to empty the roster: tafel roster clear)")
-        return USAGE
-    problem = roster_problem(names)
-    if problem:
-        _say("%s. Nothing was sent; the roster stays as it is." % problem)
-        return USAGE
-
-    def push(link):
-        stored = link.roster_push(names)
-        print("roster: %d names stored on %s" % (stored, link.hello["id"]))
-        return OK
-
-    return _session(args, push)
-
-
-def run_roster_clear(args):
-    def clear(link):
-        link.roster_push([])
-        print("roster of %s emptied" % link.hello["id"])
-        return OK
-
-    return _session(args, clear)
-
-
-def run_clock(args):
-    now = int(time.time())
-    if not 1 <= now <= wire.CLOCK_MAX:
-        _say("this laptop's clock says %d s since 1970 (%s); the device takes 1 to %d (up to %s). "
-             "Set this laptop's clock right, then run tafel clock again." % (
-                 now, _utc(now), wire.CLOCK_MAX, _utc(wire.CLOCK_MAX)))
-        return USAGE
-
-    def clock(link):
-        before = link.set_clock(now)
-        was = "was not set" if not before else "was %s UTC (%+d s)" % (
-            export.iso(before)[:19].replace("T", " "), before - now)
-        print("clock of %s set to %s UTC; it %s" % (link.hello["id"], export.iso(now)[:19].replace("T", " "), was))
-        return OK
-
-    return _session(args, clock)
-
-
-def _utc(epoch):
-    try:
-        return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(epoch))
-    except (OverflowError, OSError, ValueError):
-        return "a time out of range"

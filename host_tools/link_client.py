@@ -24,42 +24,20 @@ import time
 
 from tafel import wire
 
+from .link_errors import CTRL_B, REPL_HINT, AtRepl, DeviceError, DeviceGone, LinkError, NoAnswer, at_repl
+
 BAUD = 115200
 HANDSHAKE_TIMEOUT = 1.0  # seconds for "TAFEL!" after "TAFEL?" (protocol: about 1 s, a few tries)
 REPLY_TIMEOUT = 2.0
 CONFIRM_TIMEOUT = 35.0  # DELETE and WIPE wait for a person at the device
 STREAM_TIMEOUT = 10.0  # silence in an export stream before the device counts as gone
 STREAM_NUDGE = 2.0  # silence after which the host acks again (its ACK may have been lost)
-CANCEL_TIMEOUT = 0.5  # CANCEL of a noisy stream, to ask again with smaller frames: its OK may come damaged
 TRIES = 3
 DAMAGED_TRIES = 8  # a request asked again at once because its answer (or itself) came damaged: this often more
 GARBLED_TRIES = 8  # handshakes asked in all while the answers come garbled (a noisy line: the device is there)
 BUSY_TRIES = 3  # a request answered "busy" just after an export: asked again this often
 BUSY_WAIT = 0.2  # seconds between those tries (a device step is 10 ms)
 MARK_MAX = 20  # games in one MARK request (docs/protocol.md)
-
-
-class LinkError(Exception):
-    """The link failed; subclasses say how."""
-
-
-class NoAnswer(LinkError):
-    """Nothing answered the handshake: no Tafel app on this port (or it is at the REPL)."""
-
-
-class AtRepl(NoAnswer):
-    """The MicroPython prompt answered the handshake: the device is on, the Tafel app is not running."""
-
-    exit_code = 4  # what every command exits with (ports.find's PortError takes it over)
-
-
-REPL_HINT = ("the device is at the MicroPython prompt: the Tafel app is not running, MicroPython's REPL "
-             "answered (Ctrl-C, mpremote or an error stopped the app). Restart the device: press its reset "
-             "button or plug it in again, or press Ctrl-D at the prompt (mpremote connect PORT repl, then Ctrl-D)")
-_REPL_SIGNS = (b">>>", b"Traceback (most recent call last)", b"MicroPython", b"raw REPL", b"MPY: soft reboot")
-
-
-CTRL_B = b"\x02"  # MicroPython's raw REPL: back to the friendly one
 
 
 def _damaged(kind, seq, body):
@@ -73,34 +51,6 @@ def _damaged(kind, seq, body):
             return True
     return False
 
-
-def at_repl(text):
-    """True when bytes the port brought are MicroPython's REPL talking (a prompt, a traceback, its banner)."""
-    return any(sign in text for sign in _REPL_SIGNS)
-
-
-class DeviceGone(LinkError):
-    """The device stopped answering in a session (unplugged, reset, crashed)."""
-
-
-class NoisyLine(DeviceGone):
-    """Frames kept arriving damaged until the export could not go on: the cable or port is bad."""
-
-    def __init__(self, damaged, lines):
-        share = 100 * damaged // lines if lines else 0
-        DeviceGone.__init__(self, "the line to the device is noisy: %d of %d frames arrived damaged (%d %%); "
-                                  "try another cable or USB port" % (damaged, lines, share))
-        self.damaged = damaged
-        self.lines = lines
-
-
-class DeviceError(LinkError):
-    """The device answered ERR: `code` as in docs/protocol.md, `detail` its text."""
-
-    def __init__(self, code, detail=""):
-        LinkError.__init__(self, "the device says %s%s" % (code, ": " + detail if detail else ""))
-        self.code = code
-        self.detail = detail
 
 
 class Link:
@@ -390,86 +340,12 @@ class Link:
     # ---- export --------------------------------------------------------------------------
 
     def export(self, mode=wire.ALL, arg=None, on_game=None, progress=None):
-        """Run one export. mode ONE (arg: game id), ALL, or SINCE (arg: a cursor, "G:S/N@E" or "G:S").
-        on_game(game id, flags, game dict, journal size) after each game, as it comes
-        (the dict is None for a game that did not come whole or cannot be read);
-        progress(journal bytes received, announced total). DeviceGone if the
-        device goes silent mid-stream, NoisyLine if its frames keep coming damaged
-        (the games before that were handed out). A stream that begins noisy is
-        cancelled and asked again with smaller DATA frames (EXPORT's chunk,
-        docs/protocol.md); its games may then be handed out twice."""
-        body = bytearray([mode])
-        legacy = None
-        if mode == wire.ONE:
-            wire.put_varint(body, arg)
-        elif mode == wire.SINCE:
-            # "G:S/N@E": every game changed after change N of the device's count E
-            # (AFTER); a cursor without them (from before the change log) asks
-            # AFTER 0 0, every game. A firmware without AFTER gets SINCE G:S.
-            legacy = bytearray(body)
-            for n in wire.parse_cursor(arg):
-                wire.put_varint(legacy, n)
-            body = bytearray([wire.AFTER])
-            for n in wire.cursor_changes(arg) or (0, 0):
-                wire.put_varint(body, n)
-        from .link_stream import ExportResult, ExportStream, Shrink, noisy
+        """Run one export (link_stream.run_export): mode ONE (arg: game id), ALL, or SINCE (arg: a
+        cursor, "G:S/N@E" or "G:S"); on_game(game id, flags, game dict or None, journal size) per
+        game, progress(journal bytes received, announced total). An ExportResult."""
+        from .link_stream import run_export
 
-        started = time.monotonic()
-        result = ExportResult()
-        chunk = None  # the DATA size asked for, once the line proved noisy
-        while True:
-            try:
-                shrink_from = self._start_export(body, legacy, result, chunk)
-            except DeviceGone:
-                if result.damaged:
-                    raise noisy(result) from None  # the requests to go on got lost in the noise too
-                raise
-            if progress:
-                progress(0, result.bytes)
-            stream = ExportStream(self, result, on_game, progress)
-            try:
-                stream.run(shrink_from)
-                break
-            except Shrink as more:
-                chunk = result.chunk = more.chunk
-            try:
-                # answered at once, after the stream's frames already on the way
-                self.request(wire.CANCEL, timeout=min(self.reply_timeout, CANCEL_TIMEOUT))
-            except (DeviceGone, DeviceError):  # lost in the noise, or a device that cannot stop the stream
-                raise noisy(result) from None
-        self._stream_end = stream.expected & 0xFFFF
-        result.seconds = time.monotonic() - started
-        return result
-
-    def _start_export(self, body, legacy, result, chunk):
-        """Send EXPORT (with `chunk` if not None) and take its OK into result; the chunk the
-        device will use when it may be asked for smaller DATA, else None."""
-        ask = bytearray(body)
-        if chunk is not None and not getattr(self, "_no_chunk", False):
-            wire.put_varint(ask, chunk)
-        self.export_mode = ask[0]
-        try:
-            answer = self.request(wire.EXPORT, bytes(ask))
-        except DeviceError as err:
-            if err.code != "bad_request":
-                raise
-            if len(ask) > len(body):  # a firmware from before EXPORT's chunk: go on with its own
-                self._no_chunk = True
-                return self._start_export(body, legacy, result, None)
-            if ask[0] != wire.AFTER:
-                raise
-            self.export_mode = wire.SINCE  # a firmware from before AFTER
-            answer = self.request(wire.EXPORT, bytes(legacy))
-        result.games, result.bytes = wire.parse_numbers(answer, 2)
-        result.received = 0  # a stream asked again brings everything again
-        result.changed, result.unreadable, result.unplaced = [], [], []
-        # (epoch, changes) of the device's change log when it planned the export;
-        # None from a firmware without one (its DONE has no "/N@E" either).
-        self.export_changes = wire.done_changes(b"\x00" + answer)
-        if getattr(self, "_no_chunk", False):
-            return None
-        own = int((self.hello or {}).get("chunk", 0)) or None
-        return min(own, chunk) if chunk and own else chunk or own
+        return run_export(self, mode, arg, on_game, progress)
 
     def ack(self, expected, resend=False):
         self._write(wire.encode(wire.ACK, expected, b"\x01" if resend else b""))

@@ -1,4 +1,4 @@
-# One export stream on the link (docs/protocol.md section 5): frames taken in order and acked, games assembled.
+# One export on the link (docs/protocol.md section 5): EXPORT asked (run_export), its stream taken in order and acked, games assembled.
 #
 # Stream frames are numbered from 0. Each one that comes in order is acked
 # at once (the device's window stays open); one seen before is acked again;
@@ -11,7 +11,7 @@
 # damaged) repeats the ACK (ours may be lost). No frame in order for `stream_timeout`
 # ends the stream: NoisyLine when damaged lines kept coming (with how many),
 # DeviceGone when the device went silent. A stream that begins noisy (more
-# than 1 in NOISY lines damaged) raises Shrink, so Link.export can ask again
+# than 1 in NOISY lines damaged) raises Shrink, so run_export can ask again
 # for smaller DATA frames. DATA frames fill each file of the game the last
 # GAME announced; at GEND the files are decoded with the core
 # (export.game_from_files) and handed to on_game.
@@ -19,16 +19,18 @@ import math
 import time
 
 from tafel import wire
+from tafel.cursor import cursor_changes, format_cursor, parse_cursor
 from tafel.errors import RecordError
 
 from . import export
-from .link_client import DeviceGone, NoisyLine
+from .link_errors import DeviceError, DeviceGone, NoisyLine
 
 NOISY = 3  # a stream with more than 1 in NOISY lines damaged is noisy
 NOISY_MIN = 4  # damaged lines before that is judged
 SMALLEST_CHUNK = 32  # the least DATA size asked for: a 64-byte line, below it the frame's own bytes dominate
 GOOD_LINE = 0.9  # the chance of a line arriving whole that a smaller chunk aims at
 FRAME_COST = 12  # bytes of a DATA frame besides the file's: kind, seq, CRC, game id, file, offset
+CANCEL_TIMEOUT = 0.5  # CANCEL of a noisy stream, to ask again with smaller frames: its OK may come damaged
 QUIET = 0.25  # seconds of a quiet line after an ask for a resend, before it is asked again
 
 
@@ -192,7 +194,7 @@ class ExportStream(InOrderStream):
             self._finish_game(*wire.parse_gend(body))
         else:
             _, g, s = wire.parse_done(body)
-            result.cursor = wire.format_cursor(g, s, *(wire.done_changes(body) or (None, None)))
+            result.cursor = format_cursor(g, s, *(wire.done_changes(body) or (None, None)))
             return True
         return False
 
@@ -213,3 +215,87 @@ class ExportStream(InOrderStream):
                     self.result.unplaced.append(err.unplaced)
         if self.on_game:
             self.on_game(game_id, flags, doc, sum(game[2].values()) if game else 0)
+
+
+def run_export(link, mode=wire.ALL, arg=None, on_game=None, progress=None):
+    """Run one export on `link` (link_client.Link.export): mode ONE (arg: game id), ALL, or SINCE
+    (arg: a cursor, "G:S/N@E" or "G:S"); on_game(game id, flags, game dict, journal size) after each game, as it comes
+    (the dict is None for a game that did not come whole or cannot be read);
+    progress(journal bytes received, announced total). DeviceGone if the
+    device goes silent mid-stream, NoisyLine if its frames keep coming damaged
+    (the games before that were handed out). A stream that begins noisy is
+    cancelled and asked again with smaller DATA frames (EXPORT's chunk,
+    docs/protocol.md); its games may then be handed out twice."""
+    body = bytearray([mode])
+    legacy = None
+    if mode == wire.ONE:
+        wire.put_varint(body, arg)
+    elif mode == wire.SINCE:
+        # "G:S/N@E": every game changed after change N of the device's count E
+        # (AFTER); a cursor without them (from before the change log) asks
+        # AFTER 0 0, every game. A firmware without AFTER gets SINCE G:S.
+        legacy = bytearray(body)
+        for n in parse_cursor(arg):
+            wire.put_varint(legacy, n)
+        body = bytearray([wire.AFTER])
+        for n in cursor_changes(arg) or (0, 0):
+            wire.put_varint(body, n)
+    from .link_stream import ExportResult, ExportStream, Shrink, noisy
+
+    started = time.monotonic()
+    result = ExportResult()
+    chunk = None  # the DATA size asked for, once the line proved noisy
+    while True:
+        try:
+            shrink_from = _start_export(link, body, legacy, result, chunk)
+        except DeviceGone:
+            if result.damaged:
+                raise noisy(result) from None  # the requests to go on got lost in the noise too
+            raise
+        if progress:
+            progress(0, result.bytes)
+        stream = ExportStream(link, result, on_game, progress)
+        try:
+            stream.run(shrink_from)
+            break
+        except Shrink as more:
+            chunk = result.chunk = more.chunk
+        try:
+            # answered at once, after the stream's frames already on the way
+            link.request(wire.CANCEL, timeout=min(link.reply_timeout, CANCEL_TIMEOUT))
+        except (DeviceGone, DeviceError):  # lost in the noise, or a device that cannot stop the stream
+            raise noisy(result) from None
+    link._stream_end = stream.expected & 0xFFFF
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _start_export(link, body, legacy, result, chunk):
+    """Send EXPORT (with `chunk` if not None) and take its OK into result; the chunk the
+    device will use when it may be asked for smaller DATA, else None."""
+    ask = bytearray(body)
+    if chunk is not None and not getattr(link, "_no_chunk", False):
+        wire.put_varint(ask, chunk)
+    link.export_mode = ask[0]
+    try:
+        answer = link.request(wire.EXPORT, bytes(ask))
+    except DeviceError as err:
+        if err.code != "bad_request":
+            raise
+        if len(ask) > len(body):  # a firmware from before EXPORT's chunk: go on with its own
+            link._no_chunk = True
+            return _start_export(link, body, legacy, result, None)
+        if ask[0] != wire.AFTER:
+            raise
+        link.export_mode = wire.SINCE  # a firmware from before AFTER
+        answer = link.request(wire.EXPORT, bytes(legacy))
+    result.games, result.bytes = wire.parse_numbers(answer, 2)
+    result.received = 0  # a stream asked again brings everything again
+    result.changed, result.unreadable, result.unplaced = [], [], []
+    # (epoch, changes) of the device's change log when it planned the export;
+    # None from a firmware without one (its DONE has no "/N@E" either).
+    link.export_changes = wire.done_changes(b"\x00" + answer)
+    if getattr(link, "_no_chunk", False):
+        return None
+    own = int((link.hello or {}).get("chunk", 0)) or None
+    return min(own, chunk) if chunk and own else chunk or own

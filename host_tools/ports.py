@@ -213,7 +213,7 @@ def find(probe, port=None, env=None, list_ports=comports, platform=None):
         except Exception as err:
             why = _why(err)
             code = getattr(err, "exit_code", 3)
-            if code != 3:  # it says itself what it is: 4, the MicroPython prompt answered (link_client.AtRepl)
+            if code != 3:  # it says itself what it is: 4, the MicroPython prompt answered (link_errors.AtRepl)
                 raise PortError("%s: %s" % (named, why), code=code) from None
             if "REPL" not in why:
                 why += ". Is the Tafel app running (not stopped at the REPL)?"

@@ -16,7 +16,7 @@ import zlib
 from tafel import wire
 from tafel.records import varints
 
-from .link_client import DeviceGone, LinkError
+from .link_errors import DeviceGone, LinkError
 from .link_stream import Counts, InOrderStream
 
 RESUMES = 3  # a cut-short read starts again where it got to this often

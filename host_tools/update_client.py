@@ -38,7 +38,8 @@ from . import link_cli, refusals
 from .bundle_build import read_manifest_unchecked
 from .bundle_file import BadBundle, bundle_id, check_bundle, head_of
 from .link_cli import ON_TRIAL, PROBATION, rollback_when, rollback_why
-from .link_client import DeviceError, DeviceGone, Link, LinkError
+from .link_client import Link
+from .link_errors import DeviceError, DeviceGone, LinkError
 from .update_trial import CONFIRMED, NOT_SWITCHED, ROLLED_BACK, STILL_ON_TRIAL, Waiting, trial_seconds, wait_trial
 
 OK, REFUSED, UNREADABLE, NO_DEVICE = 0, 1, 2, 3

@@ -6,7 +6,7 @@ import sys
 import time
 
 from .link_cli import ON_TRIAL
-from .link_client import DeviceGone, LinkError
+from .link_errors import DeviceGone, LinkError
 
 # Waiting for the trial (tests shorten these): the longest a trial may take is
 # tries_max x (wdt_ms + BOOT_ALLOWANCE) + confirm_ms + TRIAL_MARGIN, from the INFO before the update.

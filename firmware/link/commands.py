@@ -258,7 +258,7 @@ def delete(link, seq, r):
     if game_id not in store.history():
         raise WireError("no_game", "%d" % game_id)
     players = " ".join(store.summary(game_id).players)
-    link.ask(seq, ("delete", game_id), players, lambda: _delete(link, [game_id], False))
+    link.ask(seq, link.app.t("laptop_delete") % game_id, players, lambda: _delete(link, [game_id], False))
     return None
 
 
@@ -267,7 +267,8 @@ def wipe(link, seq, r):
     ids = link.app.store.history()
     if not ids:
         return varints(0)
-    link.ask(seq, ("wipe", len(ids)), "", lambda: _delete(link, ids, True))
+    t = link.app.t
+    link.ask(seq, t("laptop_wipe"), t("laptop_games") % len(ids), lambda: _delete(link, ids, True))
     return None
 
 

@@ -250,22 +250,17 @@ class Link:
     # ---- questions on the screen (delete, wipe) --------------------------------------------
 
     def ask(self, seq, question, detail, action):
-        """Shows the question (("delete", game id) or ("wipe", games)) on the app's
-        confirmation screen; action() runs and is answered OK when the user
-        presses #, ERR refused on *, ERR timeout after ASK_MS."""
+        """Shows the question on the app's confirmation screen, titled as the laptop's;
+        action() runs and is answered OK when the user presses #, ERR refused on *,
+        ERR timeout after ASK_MS."""
         app = self.app
         if app.asleep:
             app.wake()
         app.last_key = app.clock.ticks_ms()  # the display stays on while it waits
-        t = app.t
-        if question[0] == "delete":
-            text = t("laptop_delete") % question[1]
-        else:
-            text, detail = t("laptop_wipe"), t("laptop_games") % question[1]
         self._ask_seq = seq
         self._ask_until = self._now + ASK_MS
         self._ask_do = action
-        app.open("confirm", text, self._yes, detail, t("laptop_asks"), self._no)
+        app.open("confirm", question, self._yes, detail, app.t("laptop_asks"), self._no)
         self._ask = app.screen
 
     def _yes(self):

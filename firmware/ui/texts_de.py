@@ -153,7 +153,7 @@ TEXTS = {
     "upd_rolled_back": "Update verworfen",
     # confirm
     "yes_no": "#=ja  *=nein",
-    # the laptop's delete or wipe, asked on the screen (link/link.py)
+    # the laptop's delete or wipe, asked on the screen (link/commands.py)
     "laptop_asks": "Laptop fragt",
     "laptop_delete": "#%d löschen?",
     "laptop_wipe": "Alles löschen?",

@@ -153,7 +153,7 @@ TEXTS = {
     "upd_rolled_back": "Update undone",
     # confirm
     "yes_no": "#=yes  *=no",
-    # the laptop's delete or wipe, asked on the screen (link/link.py)
+    # the laptop's delete or wipe, asked on the screen (link/commands.py)
     "laptop_asks": "Laptop asks",
     "laptop_delete": "Delete #%d?",
     "laptop_wipe": "Delete all?",

@@ -7,10 +7,10 @@ from . import records, variants
 from .cards import DEFAULT_VALUES, RANKS, deck_total, value_table
 from .compat import const
 from .errors import ScoreError
+from .hands import MAX_HAND, hand_pairs, hand_points
 from .names import name_problem
 from .roundtable import EMPTY, RoundTable
 
-MAX_HAND = const(0xFFFE)  # a hand fits a 16-bit cell; 0xFFFF marks "no hand"
 MAX_TARGET = const(1000000)
 
 
@@ -132,9 +132,9 @@ class Game:
         if self._variant != variants.STANDARD:
             return 0
         total = 0
-        for name, points in _pairs(hands):
+        for name, points in hand_pairs(hands):
             if name != winner:
-                total += _points(name, points)
+                total += hand_points(name, points)
         return total
 
     def deck_warning(self, hands):
@@ -143,8 +143,8 @@ class Game:
         Possible only with house values, so the UI asks for confirmation instead of refusing.
         """
         total = 0
-        for name, points in _pairs(hands):
-            total += _points(name, points)
+        for name, points in hand_pairs(hands):
+            total += hand_points(name, points)
         limit = deck_total(self.values)
         if total > limit:
             return "the hands add up to %d, more than the %d a whole deck is worth" % (total, limit)
@@ -245,7 +245,7 @@ class Game:
             if not active[w]:
                 raise ScoreError("%s is out of the game" % winner)
         row = [None] * n
-        for name, points in _pairs(hands):
+        for name, points in hand_pairs(hands):
             s = self.seat(name)
             if s is None:
                 raise ScoreError("unknown player '%s'" % (name,))
@@ -253,7 +253,7 @@ class Game:
                 raise ScoreError("%s is given twice" % name)
             if not active[s]:
                 raise ScoreError("%s is out of the game and has no hand" % name)
-            row[s] = _points(name, points)
+            row[s] = hand_points(name, points)
             if s == w and row[s]:
                 raise ScoreError("the winner %s has no cards left: hand must be 0" % name, "winner_hand")
         for s in range(n):
@@ -367,38 +367,3 @@ class Game:
             if self._active[s]:
                 return s
         return seat
-
-
-
-def _pairs(hands):
-    # Hands come as a dict {name: points} or as (name, points) pairs (so a seat can be given twice).
-    if isinstance(hands, dict):
-        return list(hands.items())
-    if isinstance(hands, (list, tuple)):
-        for pair in hands:
-            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-                raise ScoreError("hands are given as name and points")
-        return list(hands)
-    raise ScoreError("hands are given as name and points")
-
-
-def _points(name, points):
-    # A hand is a whole number >= 0, or a list of them to add (team mates, card by card).
-    if type(points) is int:
-        total = points
-        ok = points >= 0
-    elif isinstance(points, (list, tuple)) and points:
-        total = 0
-        ok = True
-        for p in points:
-            if type(p) is not int or p < 0:
-                ok = False
-                break
-            total += p
-    else:
-        ok = False
-    if not ok:
-        raise ScoreError("points for %s must be whole numbers of 0 or more" % name)
-    if total > MAX_HAND:
-        raise ScoreError("%d points for %s cannot be a hand" % (total, name), "bad_hand")
-    return total

@@ -2,6 +2,7 @@
 import pytest
 
 from tafel import journal, records, wire
+from tafel.cursor import cursor_changes, format_cursor, parse_cursor
 from tafel.game import Game
 from tafel.records import put_text, put_varint
 
@@ -189,24 +190,24 @@ def test_bodies_that_end_early_raise_record_errors():
 
 
 def test_cursor():
-    assert wire.format_cursor(12, 40) == "12:40"
-    assert wire.parse_cursor("12:40") == (12, 40)
+    assert format_cursor(12, 40) == "12:40"
+    assert parse_cursor("12:40") == (12, 40)
     for bad in ("12", "a:b", "12:", ":4", "-1:3", "1:2:3"):
         with pytest.raises(ValueError):
-            wire.parse_cursor(bad)
+            parse_cursor(bad)
 
 
 def test_cursor_with_the_device_change_log():
-    assert wire.format_cursor(12, 40, 31337, 57) == "12:40/57@31337"
-    assert wire.parse_cursor("12:40/57@31337") == (12, 40)
-    assert wire.cursor_changes("12:40/57@31337") == (31337, 57)
-    assert wire.cursor_changes("12:40") is None
+    assert format_cursor(12, 40, 31337, 57) == "12:40/57@31337"
+    assert parse_cursor("12:40/57@31337") == (12, 40)
+    assert cursor_changes("12:40/57@31337") == (31337, 57)
+    assert cursor_changes("12:40") is None
     assert wire.done_changes(b"\x02\x07\x05") is None  # a firmware without a change log
     assert wire.done_changes(b"\x02\x07\x05\x09\x03") == (9, 3)
     assert wire.parse_done(b"\x02\x07\x05\x09\x03") == (2, 7, 5)
     for bad in ("12:40/", "12:40/57", "12:40/@3", "12:40/5@x", "12:40/57@31337/1"):
         with pytest.raises(ValueError):
-            wire.parse_cursor(bad)
+            parse_cursor(bad)
 
 
 def test_journal_records_of_the_worked_example_give_anna_89():

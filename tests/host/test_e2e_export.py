@@ -31,13 +31,6 @@ A D 3 6 D 5 0 B 3 # #
 """
 
 
-@pytest.fixture
-def data_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv("TAFEL_PORT", raising=False)
-    return tmp_path / "data"
-
-
 @pytest.fixture(scope="module")
 def hundred(tmp_path_factory):
     """A flash image with 100 short games played to their end by key script, and what they must be."""

@@ -62,11 +62,9 @@ class Device(FakeDevice):
 
 
 @pytest.fixture
-def data_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv("TAFEL_PORT", raising=False)
+def data_home(data_home, monkeypatch):
     monkeypatch.setattr(link_client, "BUSY_WAIT", 0)  # no waiting between tries
-    return tmp_path / "data"
+    return data_home
 
 
 def damaged_game(game_id=1, rounds=25, bad=11):

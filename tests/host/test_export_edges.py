@@ -32,13 +32,6 @@ class MarkCut(FakeDevice):
 
 
 @pytest.fixture
-def data_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv("TAFEL_PORT", raising=False)
-    return tmp_path / "data" / "tafel"
-
-
-@pytest.fixture
 def device():
     dev = FakeDevice([(1, [worked_example(game_id=1)[1]]), (2, [comeback_game(game_id=2)[1]])])
     yield dev

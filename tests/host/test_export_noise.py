@@ -11,9 +11,10 @@ import sim_games
 from noisyline import NoisyLine
 from simlink import RUN_PY, SimPort, play
 from tafel import wire
-from tafel_host import link_client
+from tafel_host import link_client, link_errors
 from tafel_host.cli import main
-from tafel_host.link_client import DeviceError, Link
+from tafel_host.link_client import Link
+from tafel_host.link_errors import DeviceError
 from tafel_host.link_stream import Shrink
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="the simulator's serial is a pseudo-terminal")
@@ -108,10 +109,10 @@ def test_a_hopeless_line_says_it_is_noisy_with_the_rate_and_loses_nothing(sim, t
 
 
 def test_the_noisy_message_names_the_frames_and_the_share_damaged():
-    err = link_client.NoisyLine(412, 530)
+    err = link_errors.NoisyLine(412, 530)
     assert str(err) == ("the line to the device is noisy: 412 of 530 frames arrived damaged (77 %); "
                         "try another cable or USB port")
-    assert isinstance(err, link_client.DeviceGone)  # a link failure: exit code 1, the spool kept
+    assert isinstance(err, link_errors.DeviceGone)  # a link failure: exit code 1, the spool kept
 
 
 class _OldFirmware(Link):

@@ -2,6 +2,7 @@
 import json
 import socket
 import threading
+import time
 
 import pytest
 
@@ -10,7 +11,8 @@ from fakedevice import FakeDevice
 from tafel import journal, wire
 from tafel_host.cli import main
 from tafel_host.export_state import DeviceState
-from tafel_host.link_client import DeviceError, DeviceGone, Link, NoAnswer
+from tafel_host.link_client import Link
+from tafel_host.link_errors import DeviceError, DeviceGone, NoAnswer
 
 FAST = {"reply": 0.3, "stream": 1.0, "nudge": 0.3, "handshake": 0.3}
 
@@ -36,13 +38,6 @@ def device():
     dev = FakeDevice([(1, [worked_example(game_id=1)[1]]), (2, segments(data, 2, 3))])
     yield dev
     dev.close()
-
-
-@pytest.fixture
-def data_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv("TAFEL_PORT", raising=False)
-    return tmp_path / "data" / "tafel"
 
 
 def collect(link, mode=wire.ALL, arg=None):
@@ -240,3 +235,58 @@ def test_many_games_are_exported_and_marked_twenty_a_request(data_home, tmp_path
     assert all(g["exported"] for g in dev.games.values())
     assert [name for name, _ in dev.log].count("mark") == 3
     dev.close()
+
+
+class _SilentPort:
+    """A port that takes every write and never brings a byte: a device gone quiet."""
+
+    def __init__(self):
+        self.written = b""
+        self.reads = 0
+        self.in_waiting = 0
+
+    def write(self, data):
+        self.written += data
+
+    def flush(self):
+        pass
+
+    def read(self, n):
+        self.reads += 1
+        return b""
+
+
+def test_after_a_failure_bye_is_sent_once_and_not_waited_for():
+    port = _SilentPort()
+    link = Link(port, {"proto": 1, "window": 6, "chunk": 384})
+    link.bye(wait=False)
+    assert wire.decode(port.written.rstrip(b"\n"))[0] == wire.BYE and port.written.count(b"\n") == 1
+    assert port.reads == 0  # no answer waited for: the device ends the session on its own
+
+
+class _DamagingPort(_SilentPort):
+    """Answers each request with its OK, but the first answer arrives damaged."""
+
+    def __init__(self):
+        _SilentPort.__init__(self)
+        self.pending = b""
+        self.requests = 0
+
+    def write(self, data):
+        _SilentPort.write(self, data)
+        kind, seq, _ = wire.decode(data.rstrip(b"\n"))
+        self.requests += 1
+        good = wire.encode(wire.OK, seq, b"\x07")
+        self.pending += good[:5] + b"#" + good[6:] if self.requests == 1 else good
+
+    def read(self, n):
+        got, self.pending = self.pending[:n], self.pending[n:]
+        return got
+
+
+def test_a_request_whose_answer_comes_damaged_is_asked_again_at_once():
+    port = _DamagingPort()
+    link = Link(port, {"proto": 1}, timeouts={"reply": 30.0})
+    started = time.monotonic()
+    assert link.request(wire.INFO) == b"\x07"
+    assert port.requests == 2 and time.monotonic() - started < 5  # not after the 30 s reply timeout

@@ -50,12 +50,6 @@ def evening(tmp_path_factory):
     return flash, flash.read_bytes()
 
 
-@pytest.fixture
-def data_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv("TAFEL_PORT", raising=False)
-
-
 class Running:
     """The simulated device on a pseudo-terminal, its time following real time while `live`."""
 

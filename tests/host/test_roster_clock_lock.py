@@ -18,13 +18,6 @@ on_posix = pytest.mark.skipif(os.name != "posix", reason="the simulator's serial
 
 
 @pytest.fixture
-def data_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv("TAFEL_PORT", raising=False)
-    return tmp_path / "data" / "tafel"
-
-
-@pytest.fixture
 def device():
     dev = FakeDevice([])
     yield dev
@@ -184,7 +177,7 @@ def test_roster_and_clock_on_the_simulated_device(tmp_path, data_home, capsys):
         assert capsys.readouterr().out.splitlines() == ["Anna", "Ben", "Gül"]
         link = Link.open(sim.port)  # the device itself refuses what tafel would not send
         try:
-            from tafel_host.link_client import DeviceError
+            from tafel_host.link_errors import DeviceError
 
             with pytest.raises(DeviceError) as err:
                 link.roster_push(["Anna", "Cleo\x1b[2J"])

@@ -8,17 +8,11 @@ import ast
 import re
 from pathlib import Path
 
+from test_screen_texts import constant
+
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 UI = FIRMWARE / "ui"
-
-
-def constant(path, name):
-    """The literal value of a module-level assignment `name = ...` in `path`."""
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == name:
-            return ast.literal_eval(node.value)
-    raise AssertionError("no %s in %s" % (name, path))
 
 
 SCREENS = constant(UI / "registry.py", "SCREENS")

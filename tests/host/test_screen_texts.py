@@ -17,6 +17,7 @@ COLS = 16
 
 
 def constant(path, name):
+    """The literal value of a module-level assignment `name = ...` in `path` (read, not imported)."""
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == name:
             return ast.literal_eval(node.value)

@@ -2,7 +2,6 @@
 # garbage outside a session is the REPL's business and never ends the simulator, a device at the
 # MicroPython prompt is reported as such (exit 4) by every command, a garbled handshake is asked again.
 import socket
-import subprocess
 import threading
 import time
 
@@ -11,9 +10,10 @@ import pytest
 from tafel import wire
 from tafel_host import ports
 from tafel_host.cli import main
-from tafel_host.link_client import AtRepl, Link, NoAnswer
+from tafel_host.link_client import Link
+from tafel_host.link_errors import AtRepl, NoAnswer
 from tafel_host.sim import STAY_TICK, follow_real_time
-from test_sim_serial import start_sim
+from test_sim_serial import start_sim, stop_sim
 
 FAST = {"reply": 0.3, "stream": 1.0, "nudge": 0.3, "handshake": 0.3}
 serial = pytest.importorskip("serial")
@@ -242,9 +242,4 @@ def test_garbage_outside_a_session_never_ends_the_simulator_and_the_prompt_is_re
         assert not (tmp_path / "out.json").exists()
         assert proc.poll() is None
     finally:
-        proc.stdin.close()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_sim(proc)

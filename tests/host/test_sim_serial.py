@@ -165,6 +165,16 @@ def start_sim(tmp_path):
     return proc, port_file.read_text().strip()
 
 
+def stop_sim(proc):
+    """Ends a start_sim() simulator as a user does (its standard input closed), killed if it will not."""
+    proc.stdin.close()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def test_sim_stay_serves_the_link_on_the_pty_until_stdin_closes(tmp_path):
     proc, path = start_sim(tmp_path)
     port_file = tmp_path / "port"
@@ -223,9 +233,4 @@ def test_mpremote_lists_files_while_the_app_runs(tmp_path):
                 line = port.readline()
                 assert line, "the app did not come back"
     finally:
-        proc.stdin.close()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_sim(proc)
