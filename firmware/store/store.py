@@ -75,14 +75,17 @@ class Store:
         if self.live is log:
             self.live = None
 
-    def find_top(self, ids):
+    def find_top(self, *found, skip=()):
         """Learns the highest id ever used from the ids found on flash (the
-        boot check lists every folder), the index and the twin's counter."""
+        boot check lists every folder; any number of collections, those in
+        `skip` left out), the index and the twin's counter."""
         top = self.index.next_id - 1
         for game_id in self.index.ids:
             top = max(top, game_id)
-        for game_id in ids:
-            top = max(top, game_id)
+        for ids in found:  # gone through where they are: no list of them all at boot
+            for game_id in ids:
+                if game_id not in skip:
+                    top = max(top, game_id)
         data = self.twin.read(NEXT_ID)
         got = journal.read_frame(data) if data else None
         if got is not None and got[1].isdigit():
