@@ -11,9 +11,10 @@ A figure block in a document is generated text between two markers:
 
 bench/figure_blocks.py says what block NAME holds, made from the results files
 bench/results/<run>.txt that every bench writes when it runs (bench/benchlib.py: the printed
-tables under a header line with the command, date, machine and interpreter). So a figure in
-the documents is always one a bench printed; tests/host/test_figures.py fails when a block
-differs from what the results give or when a results file it needs is missing.
+tables under a header line with the command, date, machine, interpreter, commit and a digest of
+the files the run measures). So a figure in the documents is always one a bench printed;
+tests/host/test_figures.py fails when a block differs from what the results give, when a
+results file it needs is missing, or when one was measured on files that have changed since.
 """
 import glob
 import os
@@ -67,7 +68,7 @@ class Results:
         self.name = name
         self.path = os.path.join(RESULTS, name + ".txt")
         if not os.path.isfile(self.path):
-            run = dict(benchlib.RUNS).get(name, "? (no such run in bench/benchlib.py RUNS)")
+            run = {n: r for n, r, _ in benchlib.RUNS}.get(name, "? (no such run in bench/benchlib.py RUNS)")
             raise MissingResults("bench/results/%s.txt is missing: run `.venv/bin/python bench/%s` (or make bench)"
                                  % (name, run))
         with open(self.path) as f:

@@ -41,15 +41,18 @@ MODE_WORDS = {"od": "an output", "out": "an output", "in_pull": "an input with t
 def _python(py, say):
     # How the firmware is deployed and how much Python heap the chip has (the simulator runs in it).
     if not isinstance(py, dict):
-        say("python: missing (an object: deployment, heap, heap_growth)")
+        say("python: missing (an object: deployment, heap, system_heap)")
         return
     if py.get("deployment") not in ("frozen", "mpy"):
         say("python.deployment: %r is neither 'frozen' (the app in our firmware image, boards without "
             "PSRAM) nor 'mpy' (stock MicroPython and .mpy files, boards with PSRAM)" % (py.get("deployment"),))
-    for key in ("heap", "heap_growth"):
-        value = py.get(key)
-        if type(value) is not int or value < (16384 if key == "heap" else 0):
-            say("python.%s: %r must be a whole number of bytes%s" % (key, value, ", at least 16384" if key == "heap" else ""))
+    value = py.get("heap")
+    if type(value) is not int or value < 16384:
+        say("python.heap: %r must be a whole number of bytes, at least 16384" % (value,))
+    system = py.get("system_heap")
+    if system is not None and system != "esp32" and (type(system) is not int or system < 0):
+        say("python.system_heap: %r must be \"esp32\" (the modelled ESP-IDF heap of an ESP32 without PSRAM) "
+            "or a whole number of bytes the heap may grow by (PSRAM)" % (system,))
 
 
 def check(profile, name=None, root=None):

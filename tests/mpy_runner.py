@@ -226,6 +226,9 @@ def main(argv):
     for path in (TESTS, REPO + "/firmware", REPO + "/lib"):
         if path not in sys.path:
             sys.path.insert(0, path)  # ends as lib, firmware, tests
+    # Last: the simulated board around the chip (host_tools/simboard), which the firmware tests keep
+    # in their own process (firmware/sim/simmachine.py from_profile); nothing of host_tools comes first.
+    sys.path.append(REPO + "/host_tools")
     sys.modules["pytest"] = pytest
 
     run = Run(keyword)

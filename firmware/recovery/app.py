@@ -8,6 +8,7 @@
 # simulator from sim/run.py (sim/recovering.py): it holds no store and no game.
 from recovery import screen
 from ui.canvas import Canvas
+from ui.texts import find
 
 STEP_MS = 10
 
@@ -40,7 +41,7 @@ class Recovery:
         self.restore = None  # restore(dev) after the format: what the chip's image needs to start (boot.py)
 
     def t(self, key):
-        return self.texts.get(key, key)
+        return find(self.texts, key, key)
 
     # ---- what the link tells ---------------------------------------------------------
 

@@ -8,6 +8,10 @@
 # in its image file).
 from micropython import const
 
+# An ESP32 4 MB board's file-system partition: 2 MB of 4 KB sectors.
+BLOCK_SIZE = const(4096)
+BLOCKS = const(512)
+
 _IOCTL_SYNC = const(3)
 _IOCTL_BLOCK_COUNT = const(4)
 _IOCTL_BLOCK_SIZE = const(5)

@@ -1,33 +1,36 @@
 # The simulated device: the unchanged firmware on emulated parts, stepped in simulated time.
 #
-# Keys are pressed in the emulated keypad matrix and the encoder is turned
-# pin by pin, so the real drivers debounce and decode them; the display is the
-# emulated display chip fed by the real driver's bus writes (the SSD1306 on
-# I2C or the ST7789 on SPI, as the board profile says). Tests use this
-# directly; run.py puts a line protocol in front of it for the launcher.
+# The chip's pins and buses are sim/simmachine.py's; the board around them
+# (display, keypad, encoder: host_tools/simboard) is in this process for the
+# firmware tests (simmachine.from_profile: keys are pressed in the emulated
+# matrix and the encoder is turned contact by contact, so the real drivers
+# debounce and decode them, and the display chip is fed the real driver's bus
+# writes), and in the launcher's process for the simulator (run.py: the
+# machine's wire is a pipe, and the launcher presses the keys).
 #
 # Deep sleep (power.py): the firmware's SimPower marks the device asleep; from
-# then on nothing runs until a key that would wake the real board (power.wakes)
-# is pressed, which starts the firmware again on the same flash, as the
-# reboot an ESP32 wakes with, and does nothing else.
+# then on nothing runs until the board's parts pull a wake pin (a key, or the
+# knob's button where it is the wake pin: SimPower.woken), which starts the
+# firmware again on the same flash, as the reboot an ESP32 wakes with; the
+# rest of that wait is the chip's boot, so the key does nothing else.
 import sys
 
 import board
 from clock import SimClock
 from runner import STEP_MS
-from sim import simmachine, simwdt
-from sim.halted import Glass
+from sim import simmachine
 from sim.simpower import SimPower
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#",
         "CW", "CCW", "PUSH")
 
 
-class Device(Glass):
-    keys = KEYS  # what run.py passes on
+class Device:
+    keys = KEYS
+    on_step = None  # called after every step of the firmware (run.py: the heap's peak, sim/chipstats.py)
 
     def __init__(self, profile_path, flash_path=None, epoch=0, flash=None, disk=None, hold=None,
-                 serial=None, device_id="sim", vol=None, main=None, profile=None):
+                 serial=None, device_id="sim", vol=None, main=None, profile=None, machine=None, capture=True):
         """hold: a key held down while the device starts ("*": the self-test).
         serial: the USB serial's transport (link/transport.py, or a test's
         fake), served by the link as on the device; None: no serial.
@@ -35,7 +38,11 @@ class Device(Glass):
         file system (run.py boots the flash's own application so: sim/flashboot.py);
         None: mounted here. main: the firmware's main module, whose assemble()
         builds the device (run.py hands in the slot's main.py); None: `import main`.
-        profile: the profile's dict, when it was read already (profile_path is then only its name)."""
+        profile: the profile's dict, when it was read already (profile_path is then only its name).
+        machine: the chip's Machine, or a function making one at each boot (run.py: on the wire
+        to the launcher's board); None: simmachine.from_profile, the board in this process.
+        capture: the canvas's capture (ui/canvas.py): True keeps the text here (screen()), the
+        wire sends it to the launcher."""
         self.profile = profile if profile is not None else board.load_profile(profile_path)
         self.serial = serial
         self.device_id = device_id
@@ -54,8 +61,9 @@ class Device(Glass):
         self.restart_pending = False  # a soft reboot asked for (Ctrl-D at the REPL): run.py restarts the
         # process; without run.py the next advance() boots the firmware again here
         self.power = SimPower(self.profile)  # its RTC memory lasts as long as this Device
+        self.capture = capture
+        self._machine = machine
         self._boot(epoch, _log, hold)
-        self.seen = self.chip.fingerprint()  # a checksum, not a copy: a colour glass is 65 KB
 
     def _boot(self, epoch, log, hold=None):
         # Power-up or wake: all but the flash and the power's memory starts afresh. The firmware's
@@ -63,7 +71,14 @@ class Device(Glass):
         # The machine's reset() (after an update) only marks reset_pending: run.py ends the
         # process and the launcher starts it again, as the chip starts with empty RAM;
         # elsewhere (tests) the device runs on.
-        self.machine = simmachine.from_profile(self.profile)
+        make = self._machine
+        if make is None:
+            self.machine = simmachine.from_profile(self.profile)
+        elif callable(make):
+            self.machine = make()
+        else:  # the machine the flash's boot.py ran on: this boot's; the next one makes its own
+            self.machine = make
+            self._machine = None
         vol = self.vol
         if self.disk is None and vol is None:
             from store.mount import mount
@@ -75,13 +90,13 @@ class Device(Glass):
         if hold is not None:
             self.machine.matrix.press(hold)
         self.runner = self.main.assemble(self.machine, self.profile, self.clock, self._power, self.serial,
-                                         self.device_id, None if vol == "/" else vol, True, log, self.disk)
+                                         self.device_id, None if vol == "/" else vol, self.capture, log, self.disk)
         if hold is not None:
             self.machine.matrix.release(hold)
         self.app = self.runner.app
         self.link = self.runner.link  # a reboot ends a session, as on the device; the cable stays
         self.board = self.runner.board
-        self.chip = self.machine.display
+        self.chip = getattr(self.machine, "display", None)  # the board's display, when it is in this process
 
     def _power(self, hw):
         return self.power  # its RTC memory lasts through the deep sleeps
@@ -89,7 +104,7 @@ class Device(Glass):
     @property
     def reset_pending(self):
         """machine.reset() was asked for (after an update; run.py, the launcher, restart the process)."""
-        return self.machine.reset_asked
+        return self.machine.reset_asked()
 
     @property
     def asleep(self):
@@ -117,18 +132,19 @@ class Device(Glass):
             if self.power.sleeping:  # nothing runs; only the time asleep is counted
                 self.power.slept_ms += end - clock.ticks_ms()
                 self.due = clock.ticks_ms()
+                if self.power.woken(self.machine):  # a wake pin pulled: the chip boots again,
+                    self.power.wake()  # which takes the rest of this wait
+                    self._boot(0, self.app.log)  # the wall clock comes back from the record
                 return
             clock.advance(STEP_MS)
             self.runner.step(clock.ticks_ms())
-            simwdt.elapse(STEP_MS)  # the chip's watchdog counts the same time (WatchdogReset: run.py)
+            self.machine.wdt_elapse(STEP_MS)  # the chip's watchdog counts the same time (WatchdogReset: run.py)
+            if self.on_step is not None:
+                self.on_step()
 
     def key(self, name):
+        """Press a key or work the knob of the board in this process (simmachine.from_profile)."""
         self._reboot_if_asked()  # before the key goes to a machine the reboot would replace
-        if self.power.sleeping:
-            if name in self.power.wakes:
-                self.power.wake()
-                self._boot(0, self.app.log)  # the wall clock comes back from the record
-            return
         simmachine.press(self.machine, name, self.advance)
 
     def play(self, script):

@@ -14,8 +14,7 @@
 # stays with FlashDev, which the storage tests use.
 from micropython import const
 
-from sim.blockdev import BlockDevice
-from sim.flashdev import BLOCK_SIZE, BLOCKS
+from sim.blockdev import BLOCK_SIZE, BLOCKS, BlockDevice
 
 _CHUNK = const(256)  # a program is merged with the old cells this many bytes at a time
 

@@ -46,9 +46,11 @@ def boot(vol, machine, hw_dir, profile, trial_wdt_ms=None):
     import vfs
 
     _keep(vol, "board.json", profile)
+    frozen = _sim_frozen()
     vfs.umount("/")
     vfs.mount(vol, "/")
-    vfs.mount(vfs.VfsPosix(hw_dir), HW + "/sim")
+    if not frozen:  # the simulator's package from the checkout, reachable once the flash is /
+        vfs.mount(vfs.VfsPosix(hw_dir), HW + "/sim")
     os.chdir("/")
     _move_sim_package()
     sys.modules["machine"] = machine
@@ -61,9 +63,14 @@ def boot(vol, machine, hw_dir, profile, trial_wdt_ms=None):
         _run("/boot.py")
     except Exception as err:  # MicroPython prints it and goes on to main.py
         sys.print_exception(err, sys.stderr)
-    sys.path.append(HW)  # the simulator's own later imports (sim.simnet, ...), after everything of the app
-    folder = os.getcwd()
-    path = _join(folder, "main.py")
+    if not frozen:
+        sys.path.append(HW)  # the simulator's own later imports (sim.simnet, ...), after everything of the app
+    return run_main(_join(os.getcwd(), "main.py"))
+
+
+def run_main(path):
+    """main.py at `path` run as MicroPython runs it (by name, not as __main__): (Main, None), or
+    (None, the exception out of it), or (None, None) when there is no such file."""
     try:
         with open(path) as f:
             source = f.read()
@@ -89,6 +96,11 @@ class Main:
             return self.names[name]
         except KeyError:
             raise AttributeError(name)
+
+
+def _sim_frozen():
+    path = getattr(sys.modules.get("sim"), "__path__", None)
+    return path is not None and str(path).startswith(".frozen")
 
 
 def _move_sim_package():

@@ -29,11 +29,8 @@
 # WriteLog can rebuild the image as it stood before any operation of one run.
 from micropython import const
 
-from sim.blockdev import BlockDevice
+from sim.blockdev import BLOCK_SIZE, BLOCKS, BlockDevice  # noqa: F401  (BLOCK_SIZE, BLOCKS: this module's API too)
 
-# An ESP32 4 MB board's file-system partition: 2 MB of 4 KB sectors.
-BLOCK_SIZE = const(4096)
-BLOCKS = const(512)
 _GHOST_BLOCKS = const(8)  # scratch blocks a dead chip lends to late writers
 
 

@@ -15,8 +15,11 @@ import sys
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 _FIRMWARE = _HERE.rsplit("/", 1)[0] if "/" in _HERE else ".."
-sys.path.insert(0, _FIRMWARE + "/../lib")
-sys.path.insert(0, _FIRMWARE)
+try:  # the device build has the application frozen in (and its import paths are the chip's 128 bytes)
+    import appimage  # noqa: F401
+except ImportError:
+    sys.path.insert(0, _FIRMWARE + "/../lib")
+    sys.path.insert(0, _FIRMWARE)
 
 from binascii import unhexlify  # noqa: E402
 

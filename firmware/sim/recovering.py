@@ -5,33 +5,34 @@
 # simulated time as sim/device.py steps the application: the same recovery
 # code (frozen in the device build, this checkout's otherwise), the board's
 # display and keypad from its profile, the USB link on the simulator's serial.
-# It stands in for Device in run.py's loop: key, advance, changed, snap. After
-# the user's format the machine's reset() is asked for and run.py starts the
-# process again, which boots the freshly formatted flash.
+# It stands in for Device in run.py's loop: advance (and key, with the board in
+# this process). After the user's format the machine's reset() is asked for and
+# run.py starts the process again, which boots the freshly formatted flash.
 import board
 from recovery.app import STEP_MS, Recovery
 from recovery.boot import restore
 from recovery.commands import RecoveryLink
-from sim import simmachine, simwdt
-from sim.halted import Glass
+from sim import simmachine
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#", "CW", "CCW", "PUSH")
 
 
-class RecoveringDevice(Glass):
+class RecoveringDevice:
     keys = KEYS
     app = None  # no application runs (the REPL a Ctrl-C opens has no file system to show)
     asleep = False
     restart_pending = False  # a soft reboot at the REPL (sim/simusb.py): run.py starts the process again
 
-    def __init__(self, profile, dev, why, games, serial=None, device_id="sim"):
+    def __init__(self, profile, dev, why, games, serial=None, device_id="sim", machine=None, capture=True):
         """profile: the board profile's dict; dev: the flash's block device; why, games: store/mount.py's
-        recovery decision; serial: the USB serial's transport (sim/simusb.py SimUSB) or None."""
-        self.machine = simmachine.from_profile(profile)
+        recovery decision; serial: the USB serial's transport (sim/simusb.py SimUSB) or None;
+        machine: the chip's (run.py: on the wire to the launcher's board), None: a board in this
+        process; capture: the canvas's (sim/device.py)."""
+        self.machine = machine if machine is not None else simmachine.from_profile(profile)
         self.board = board.build(profile, self.machine)
-        self.chip = self.machine.display
+        self.chip = getattr(self.machine, "display", None)
         self.serial = serial
-        self.recovery = Recovery(self.board, dev, why, games, self.machine.reset, capture=True)
+        self.recovery = Recovery(self.board, dev, why, games, self.machine.reset, capture=capture)
         self.recovery.restore = restore  # as on the chip: /main.py (and the profile NVS kept) after a format
         if serial is not None:
             self.recovery.link = RecoveryLink(serial, self.recovery, device_id)
@@ -39,11 +40,10 @@ class RecoveringDevice(Glass):
         self.runner = self.recovery  # what each step runs; the REPL takes its place after a Ctrl-C
         self.now = self.due = 0
         self.recovery.render()
-        self.seen = self.chip.fingerprint()
 
     @property
     def reset_pending(self):
-        return self.machine.reset_asked
+        return self.machine.reset_asked()
 
     def advance(self, ms):
         self.due += ms  # what the waits asked for: the steps' overshoot is carried (sim/device.py)
@@ -51,7 +51,7 @@ class RecoveringDevice(Glass):
         while self.now < end and not self.reset_pending and not self.restart_pending:
             self.now += STEP_MS
             self.runner.step(self.now)
-            simwdt.elapse(STEP_MS)
+            self.machine.wdt_elapse(STEP_MS)
 
     def key(self, name):
         simmachine.press(self.machine, name, self.advance)

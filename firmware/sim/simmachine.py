@@ -1,61 +1,38 @@
-# Simulated ESP32 (simulator and tests, never deployed): a machine-like object whose Pin, I2C, SPI and PWM reach simulated parts.
+# The chip's own pins and buses in the simulator (never deployed): the firmware's `machine`, wired to the board by a wire.
 #
-#   hw = simmachine.from_profile(profile)   # parts wired as the profile says
-#   board = board.build(profile, hw)         # the real drivers, on simulated pins
-#   hw.matrix.press("5"); hw.knob.turn(-1); hw.display.glass()
+#   hw = Machine(wire)                        # the chip; wire: sim/wire.py (PipeWire or LocalWire)
+#   hw.wire_up(board_frame); hw.nets(nets_frame)   # what the board told it (host_tools/simboard)
+#   board = board.build(profile, hw)          # the real drivers, on these pins
+#   hw = simmachine.from_profile(profile)     # tests: the chip and a board of its own in this process
 #
-# A GPIO's level is resolved over its net (the GPIOs a pressed key joins to
-# it): a pin driving 0 or 1 (OUT, or OPEN_DRAIN pulling low) wins; else a
-# part's contact to ground; else a pull-up or pull-down (the ESP32's or a
-# module's). With strict=True, reading a floating input, a short (0 and 1
-# driven at once), a pull-up on GPIO 34-39 (they have none), an output on
-# an input-only pin or a flash pin raises SimError: wiring bugs surface in
-# tests instead of as odd behaviour. Edge interrupts run at once, inside
-# the call that changed the level (pin write, key press, knob step). Time is
-# not simulated here: whoever drives the parts holds a key long enough on
-# their own clock for the driver's debounce to accept it. The one exception
-# is sleep_ms(ms), which drivers are given for their chips' set-up delays: it
-# returns at once and moves `elapsed_ms` on, the clock the emulated ST7789
-# checks its timing rules against. Parts that follow an output pin (a chip's
-# reset line, a backlight) register with listen(gpio, callback).
+# Everything outside the chip (displays and their glass, the keypad, the
+# encoder) is the board's, in another process or, for tests, another object
+# (host_tools/simboard/bench.py); only the chip's state is here, in a few
+# preallocated tables, so the device's heap holds what the ESP32's holds. A
+# GPIO's level is resolved over its net (the GPIOs the parts join to it,
+# which the board sends as nets): a pin driving 0 or 1 (OUT, or OPEN_DRAIN
+# pulling low) wins; else a part's contact to ground; else a pull-up or
+# pull-down (the ESP32's, or a part's). With strict=True, reading a floating
+# input, a short (0 and 1 driven at once), a pull-up on GPIO 34-39 (they have
+# none), an output on an input-only pin or a flash pin raises SimError: wiring
+# bugs surface in tests instead of as odd behaviour. Edge interrupts run at
+# once, inside the call that changed the level (a pin write, new nets).
+# What the board follows (an LCD's CS, DC, reset line and backlight) is sent
+# as it changes; I2C and SPI writes go out whole. sleep_ms(ms), which drivers
+# are given for their chips' set-up delays, returns at once and tells the
+# board (an LCD checks its timing rules against it).
 import machine
 
 from sim import simwdt
-from sim.simi2c import SimI2C
-from sim.simparts import Knob, Matrix
-from sim.simspi import SimPWM, SimSPI
 
-_VALID = set(range(0, 20)) | {21, 22, 23, 25, 26, 27} | set(range(32, 40))
-_FLASH = set(range(6, 12))
-_INPUT_ONLY = set(range(34, 40))
+_N = 40  # GPIO 0-39
+_FLASH = (6, 7, 8, 9, 10, 11)
+_MISSING = (20, 24, 28, 29, 30, 31)  # no such GPIO on the ESP32
+_GROUND, _UP, _DOWN = 1, 2, 4  # a part's flags for a GPIO (host_tools/simboard/bench.py)
 
 
 class SimError(ValueError):
     pass
-
-
-class _Gpio:
-    """The state of one GPIO, shared by every Pin object made for it."""
-
-    def __init__(self, n):
-        self.n = n
-        self.mode = None  # None until configured, or Pin.IN / OUT / OPEN_DRAIN
-        self.pull = None
-        self.out = 0
-        self.handler = None
-        self.trigger = 0
-        self.irq_pin = None
-        self.seen = None  # level when the handler last looked, for edges
-        self.pwm = None  # duty_u16 while a PWM drives the pin
-
-    def drive(self):
-        if self.pwm is not None:
-            return 1 if self.pwm else 0
-        if self.mode == SimPin.OUT:
-            return self.out
-        if self.mode == SimPin.OPEN_DRAIN and not self.out:
-            return 0
-        return None
 
 
 class SimPin(machine.PinBase):
@@ -70,30 +47,31 @@ class SimPin(machine.PinBase):
 
     def __init__(self, id, mode=-1, pull=-1, *, value=None):
         self.id = id
-        self._gpio = self._machine.gpio(id)
+        self._machine.gpio(id)
         self.init(mode, pull, value=value)
 
     def init(self, mode=-1, pull=-1, *, value=None):
-        m, g = self._machine, self._gpio
+        m, n = self._machine, self.id
         if value is not None:
-            g.out = 1 if value else 0  # the latch first, so the pin never glitches
+            m.out[n] = 1 if value else 0  # the latch first, so the pin never glitches
         if mode != -1:
             if mode not in (self.IN, self.OUT, self.OPEN_DRAIN):
                 raise ValueError("invalid pin mode")
-            if mode != self.IN and g.n in _INPUT_ONLY:
-                m.fault("GPIO %d is input-only" % g.n)
-            g.mode = mode
+            if mode != self.IN and n >= 34:
+                m.fault("GPIO %d is input-only" % n)
+            m.mode[n] = mode
         if pull != -1:
-            if pull == self.PULL_UP and g.n in _INPUT_ONLY:
-                m.fault("GPIO %d has no internal pull-up" % g.n)
-            g.pull = None if g.n in _INPUT_ONLY else pull
-        m.changed((g.n,))
+            if pull == self.PULL_UP and n >= 34:
+                m.fault("GPIO %d has no internal pull-up" % n)
+            m.pull[n] = 0 if n >= 34 or pull is None else pull
+        m.changed(n)
 
     def value(self, v=None):
+        m = self._machine
         if v is None:
-            return self._machine.level(self._gpio.n)
-        self._gpio.out = 1 if v else 0
-        self._machine.changed((self._gpio.n,))
+            return m.level(self.id)
+        m.out[self.id] = 1 if v else 0
+        m.changed(self.id)
 
     def __call__(self, v=None):
         return self.value(v)
@@ -105,76 +83,233 @@ class SimPin(machine.PinBase):
         self.value(0)
 
     def irq(self, handler=None, trigger=3):
-        m, g = self._machine, self._gpio
-        g.handler, g.trigger, g.irq_pin = handler, trigger, self
-        g.seen = m.level(g.n, quiet=True)
+        m, n = self._machine, self.id
         if handler is None:
-            m.watched.discard(g.n)
-        else:
-            m.watched.add(g.n)
+            m.handlers.pop(n, None)
+            return
+        m.handlers[n] = (handler, trigger, self)
+        m.seen[n] = _code(m.level(n, True))
 
     def __repr__(self):
         return "Pin(%d)" % self.id
 
 
+def _code(level):
+    return 2 if level is None else level
+
+
 class Machine:
-    """A machine-like object: Pin, I2C, SPI, PWM, WDT, sleep_ms, reset, reset_cause, and the parts
-    on the simulated board. run.py hands it to the firmware as the `machine` module."""
+    """A machine-like object: Pin, I2C, SPI, PWM, WDT, sleep_ms, reset, reset_cause, unique_id, WLAN.
+    run.py hands it to the firmware as the module `machine`."""
 
     # machine.reset_cause() values as the ESP32 port has them
     PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
     WDT = simwdt.WDT  # the chip's one watchdog
+    WatchdogReset = simwdt.WatchdogReset
+    wdt_elapse = staticmethod(simwdt.elapse)  # ms of the chip's time passed (sim/device.py)
     cause = 1  # what the last reset was (run.py --reset-cause): PWRON_RESET unless told
-    reset_asked = False  # reset() was called: run.py ends the process, the launcher starts it again
+    _reset = False  # reset() was called: run.py ends the process, the launcher starts it again
 
-    def __init__(self, strict=True):
+    def __init__(self, wire=None, strict=True):
+        """wire: to the board (sim/wire.py); None: a chip with nothing wired to it."""
+        from sim.simbus import SimI2C, SimPWM, SimSPI
+        from sim.wire import NoWire
+
+        self.wire = wire if wire is not None else NoWire()
         self.strict = strict
-        self.gpios = {}
-        self.parts = []
-        self.buses = {}  # (scl, sda) -> {address: chip}
-        self.spi_buses = {}  # (sck, mosi) -> [(chip, cs, dc)]
-        self.watched = set()  # GPIOs with an interrupt handler
-        self.listeners = {}  # GPIO -> [callback(level)]: parts following an output
+        self.mode = bytearray(_N)  # 0 until configured, or Pin.IN / OUT / OPEN_DRAIN
+        self.pull = bytearray(_N)  # 0, Pin.PULL_UP or Pin.PULL_DOWN (the ESP32's own)
+        self.out = bytearray(_N)  # the output latch
+        self.used = bytearray(_N)  # a Pin was made for it
+        self.duty = {}  # GPIO -> duty_u16 while a PWM drives it
+        self.handlers = {}  # GPIO -> (handler, trigger, pin): edge interrupts
+        self.seen = bytearray(_N)  # a watched GPIO's level when its handler last looked (2: floating)
+        self.ext = bytearray(_N)  # the parts' flags: a contact to ground, a pull-up, a pull-down
+        self.pairs = bytearray(64)  # GPIOs the parts join, two bytes a pair
+        self.npairs = 0
+        self.heard = b""  # the GPIOs whose level the board follows
+        self.said = bytearray(_N)  # what was last said of it (level + 1; 0: nothing yet)
+        self.i2c_buses = []  # [((scl, sda), addresses)], in the board's order
+        self.spi_buses = []  # [(sck, mosi)]
+        self._net = bytearray(_N)  # scratch for walking a net
+        self._in = bytearray(_N)
         self.faults = []  # what strict=False let pass
         self.elapsed_ms = 0  # moved on only by sleep_ms()
         self.Pin = type("Pin", (SimPin,), {"_machine": self})
         self.I2C = type("I2C", (SimI2C,), {"_machine": self})
         self.SPI = type("SPI", (SimSPI,), {"_machine": self})
         self.PWM = type("PWM", (SimPWM,), {"_machine": self})
-        self.display = self.matrix = self.knob = None
         self.wlan = None  # sim/simnet.py's station, made by the first WLAN()
 
+    # ---- what the board says ----------------------------------------------------------
+    def wire_up(self, frame):
+        """The board's wiring (sim/wire.py B): I2C buses and the addresses answering there, SPI
+        buses, the GPIOs whose level the board follows."""
+        i = 1
+        for _ in range(frame[0]):
+            k = frame[i + 2]
+            self.i2c_buses.append(((frame[i], frame[i + 1]), bytes(frame[i + 3:i + 3 + k])))
+            i += 3 + k
+        count = frame[i]
+        i += 1
+        for _ in range(count):
+            self.spi_buses.append((frame[i], frame[i + 1]))
+            i += 2
+        count = frame[i]
+        self.heard = bytes(frame[i + 1:i + 1 + count])  # noqa: E203
+
+    def nets(self, frame):
+        """The parts' nets now (sim/wire.py N): GPIOs joined in pairs, and each touched GPIO's flags.
+        Levels that changed run the edge interrupts and reach the board. Nothing new is made."""
+        k = frame[0]
+        pairs = self.pairs
+        if 2 * k > len(pairs):
+            raise SimError("more keys held than the simulator follows")
+        for i in range(2 * k):
+            pairs[i] = frame[1 + i]
+        self.npairs = k
+        ext = self.ext
+        for i in range(_N):
+            ext[i] = 0
+        i = 1 + 2 * k
+        for _ in range(frame[i]):
+            ext[frame[i + 1]] = frame[i + 2]
+            i += 2
+        self.changed(-1)
+
+    # ---- levels -----------------------------------------------------------------------
     def fault(self, message):
         self.faults.append(message)
         if self.strict:
             raise SimError(message)
 
     def gpio(self, n):
-        g = self.gpios.get(n)
-        if g is None:
-            if n not in _VALID:
-                raise ValueError("invalid pin %r" % (n,))
-            if n in _FLASH:
-                self.fault("GPIO %d belongs to the module's flash" % n)
-            g = self.gpios[n] = _Gpio(n)
-        return g
+        if not 0 <= n < _N or n in _MISSING:
+            raise ValueError("invalid pin %r" % (n,))
+        if n in _FLASH:
+            self.fault("GPIO %d belongs to the module's flash" % n)
+        self.used[n] = 1
 
-    def attach_i2c(self, chip, address, scl, sda):
-        self.buses.setdefault((scl, sda), {})[address] = chip
+    def _drive(self, n):
+        # 0 or 1 when the chip drives the GPIO, else 2.
+        if n in self.duty:
+            return 1 if self.duty[n] else 0
+        mode = self.mode[n]
+        if mode == 3:  # OUT
+            return self.out[n]
+        if mode == 7 and not self.out[n]:  # OPEN_DRAIN pulling low
+            return 0
+        return 2
 
-    def attach_spi(self, chip, sck, mosi, cs, dc):
-        self.spi_buses.setdefault((sck, mosi), []).append((chip, cs, dc))
+    def members(self, n):
+        """How many GPIOs are in n's net, left in self._net[:count] (n first)."""
+        net = self._net
+        net[0] = n
+        count = 1
+        if not self.npairs:
+            return 1
+        inside = self._in
+        for i in range(_N):
+            inside[i] = 0
+        inside[n] = 1
+        pairs = self.pairs
+        k = 0
+        while k < count:
+            m = net[k]
+            for p in range(0, 2 * self.npairs, 2):
+                a, b = pairs[p], pairs[p + 1]
+                other = b if a == m else (a if b == m else -1)
+                if other >= 0 and not inside[other]:
+                    inside[other] = 1
+                    net[count] = other
+                    count += 1
+            k += 1
+        return count
 
-    def listen(self, n, callback):
-        """callback(level) whenever GPIO n may have changed (level 0, 1 or None when floating)."""
-        self.listeners.setdefault(n, []).append(callback)
+    def level(self, n, quiet=False):
+        """0 or 1; None for a floating net when quiet, else a fault."""
+        low = high = False
+        pulls = 2
+        net = self._net
+        for k in range(self.members(n)):
+            m = net[k]
+            d = self._drive(m)
+            if d == 0:
+                low = True
+            elif d == 1:
+                high = True
+            flags = self.ext[m]
+            if flags & _GROUND:
+                low = True
+            if pulls == 2:
+                p = self.pull[m]
+                if p:
+                    pulls = 1 if p == 1 else 0
+                elif flags & _UP:
+                    pulls = 1
+                elif flags & _DOWN:
+                    pulls = 0
+        if low and high:
+            if not quiet:
+                self.fault("short circuit on GPIO %d" % n)
+            return 0
+        if low or high:
+            return 0 if low else 1
+        if pulls != 2:
+            return pulls
+        if not quiet:
+            self.fault("GPIO %d read while floating" % n)
+            return 1
+        return None
 
+    def changed(self, n):
+        """GPIO n's net may have changed level (-1: any GPIO, new nets): tell the board what it
+        follows, run the edge interrupts due."""
+        for g in self.heard:  # a few GPIOs (an LCD's lines); a net of keys never joins them
+            if n < 0 or g == n or self.npairs:
+                code = _code(self.level(g, True)) + 1
+                if code != self.said[g]:
+                    self.said[g] = code
+                    self.wire.pin(g, None if code == 3 else code - 1)
+        if not self.handlers:
+            return
+        if n >= 0 and self.npairs == 0:
+            if n in self.handlers:
+                self._edge(n)
+            return
+        for g in self.handlers:
+            self._edge(g)
+
+    def _edge(self, g):
+        handler, trigger, pin = self.handlers[g]
+        now = _code(self.level(g, True))
+        before = self.seen[g]
+        self.seen[g] = now
+        if before == 2 or now == 2 or now == before:
+            return
+        if trigger & (SimPin.IRQ_RISING if now else SimPin.IRQ_FALLING):
+            handler(pin)
+
+    def keys_held(self):
+        """How many pairs of GPIOs the parts join now (keys held)."""
+        return self.npairs
+
+    def grounded(self, n):
+        """Whether a part closes a contact to ground on GPIO n now."""
+        return bool(self.ext[n] & _GROUND)
+
+    # ---- the rest of `machine` --------------------------------------------------------
     def sleep_ms(self, ms):
         self.elapsed_ms += ms
+        self.wire.sleep(ms)
 
     def reset(self):
         """machine.reset(): on the chip it never returns; here the device stops at its next step."""
-        self.reset_asked = True
+        self._reset = True
+
+    def reset_asked(self):
+        """Whether reset() was called (run.py ends the process, the launcher starts it again)."""
+        return self._reset
 
     def reset_cause(self):
         return self.cause
@@ -192,142 +327,29 @@ class Machine:
 
     def brightness(self, n):
         """0.0-1.0: a PWM's duty, else the pin's level (0 when floating)."""
-        g = self.gpios.get(n)
-        if g is not None and g.pwm is not None:
-            return g.pwm / 65535
+        if n in self.duty:
+            return self.duty[n] / 65535
         return self.level(n, quiet=True) or 0
-
-    def add(self, part):
-        self.parts.append(part)
-        return part
-
-    def net(self, n):
-        """The GPIOs joined to n right now, n included."""
-        found = [n]
-        for m in found:
-            for part in self.parts:
-                for other in part.links(m):
-                    if other not in found:
-                        found.append(other)
-        return found
-
-    def level(self, n, quiet=False):
-        """0 or 1; None for a floating net when quiet, else a fault."""
-        low = high = False
-        pulls = None
-        for m in self.net(n):
-            g = self.gpios.get(m)
-            if g is not None:
-                d = g.drive()
-                low = low or d == 0
-                high = high or d == 1
-                if g.pull is not None and pulls is None:
-                    pulls = 1 if g.pull == SimPin.PULL_UP else 0
-            for part in self.parts:
-                low = low or part.drive(m) == 0  # parts only ever close a contact to ground
-                if pulls is None:
-                    pulls = part.pull(m)
-        if low and high:
-            if not quiet:
-                self.fault("short circuit on GPIO %d" % n)
-            return 0
-        if low or high:
-            return 0 if low else 1
-        if pulls is not None:
-            return pulls
-        if not quiet:
-            self.fault("GPIO %d read while floating" % n)
-            return 1
-        return None
-
-    def changed(self, gpios):
-        """Levels may have changed on these GPIOs' nets: tell the listeners, run the edge interrupts due."""
-        if self.listeners:
-            for n in gpios:
-                for callback in self.listeners.get(n, ()):
-                    callback(self.level(n, quiet=True))
-        if not self.watched:
-            return
-        for n in gpios:
-            for m in self.net(n):
-                if m not in self.watched:
-                    continue
-                g = self.gpios[m]
-                now = self.level(m, quiet=True)
-                before, g.seen = g.seen, now
-                if before is None or now is None or now == before:
-                    continue
-                if g.trigger & (SimPin.IRQ_RISING if now else SimPin.IRQ_FALLING):
-                    g.handler(g.irq_pin)
-
-
-premade = None  # a Machine made ahead (sim/simheap.py measures it), taken by the next from_profile
-
-
-HOLD_MS = 50  # a key press: held long enough for the keypad's debounce, then let go
-
-
-def press(m, name, advance):
-    """Presses and lets go a key (0-9 A-D * #) or the knob (CW, CCW: one detent; PUSH) of machine
-    `m`; advance(ms) lets the simulated time pass while it is held and after."""
-    if name == "CW" or name == "CCW":
-        m.knob.turn(1 if name == "CW" else -1)
-        advance(HOLD_MS)
-    elif name == "PUSH":
-        m.knob.push()
-        advance(HOLD_MS)
-        m.knob.release()
-        advance(HOLD_MS)
-    else:
-        m.matrix.press(name)
-        advance(HOLD_MS)
-        m.matrix.release(name)
-        advance(HOLD_MS)
 
 
 def from_profile(profile, strict=True):
-    """A Machine with the profile's display, keypad and encoder wired to the profile's pins."""
-    global premade
-    if premade is not None and premade.strict == strict:
-        m, premade = premade, None
-        return m
-    m = Machine(strict)
-    d = profile["display"]
-    if d["driver"] == "ssd1306" and d["bus"] == "i2c":
-        from sim.ssd1306_chip import SSD1306Chip
+    """A chip and, in this process, the board its profile describes (host_tools/simboard, on the
+    path of the firmware tests): the Machine, with the board's parts as .bench, .display, .matrix
+    and .knob. The simulator's device keeps its board in the launcher instead (sim/run.py)."""
+    from simboard.bench import Bench
 
-        m.display = SSD1306Chip(d["width"], d["height"], d.get("external_vcc", False), strict)
-        m.attach_i2c(m.display, d.get("address", 0x3C), d["i2c"]["scl"], d["i2c"]["sda"])
-    elif d["driver"] == "st7789" and d["bus"] == "spi":
-        _st7789(m, d, strict)
-    elif d["driver"] == "ili9341" and d["bus"] == "spi":
-        from sim.ili9341_chip import ILI9341Chip
+    from sim.wire import LocalWire
 
-        _st7789(m, d, strict, ILI9341Chip)
-    else:
-        raise ValueError("the simulator has no %r on %r" % (d["driver"], d["bus"]))
-    k = profile["keypad"]
-    m.matrix = m.add(Matrix(m, k["rows"], k["cols"], k["keys"]))
-    e = profile.get("encoder")
-    if e:
-        # pull_up false in a profile says the module pulls A and B up itself.
-        m.knob = m.add(Knob(m, e["a"], e["b"], e.get("button"), e.get("steps_per_detent", 4),
-                            pull_ups=not e.get("pull_up", False)))
+    bench = Bench(profile, strict)
+    m = Machine(LocalWire(bench), strict)
+    m.bench = bench
+    m.display, m.matrix, m.knob = bench.display, bench.matrix, bench.knob
+    m.wire_up(bench.board_frame())
+    bench.attach(m.nets)
+    m.nets(bench.nets_frame())
     return m
 
 
-def _st7789(m, d, strict, chip_class=None):
-    # An SPI colour LCD: the ST7789, or a controller modelled on it (sim/ili9341_chip.py).
-    if chip_class is None:
-        from sim.st7789_chip import ST7789Chip as chip_class
-    invert = d.get("invert_colours", chip_class.__name__ == "ST7789Chip")
-    chip = m.display = chip_class(d["width"], d["height"], d.get("rotation", 0), invert,
-                                  strict, clock=lambda: m.elapsed_ms)
-    m.attach_spi(chip, d["spi"]["sck"], d["spi"]["mosi"], d.get("cs"), d["dc"])
-    if d.get("rst") is not None:
-        m.listen(d["rst"], lambda level: chip.reset_line(level != 0))
-    bl = d.get("backlight")
-    if bl is not None:
-        m.listen(bl, lambda level: chip.set_backlight(m.brightness(bl)))
-    else:
-        chip.set_backlight(1.0)  # a backlight wired to the supply
+def press(m, name, advance):
+    """Presses and lets go a key or works the knob of an in-process board (from_profile)."""
+    m.bench.press(name, advance)

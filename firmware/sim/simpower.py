@@ -2,10 +2,12 @@
 #
 # deep_sleep() keeps the record as bytes, as the ESP32's RTC memory would,
 # and marks the device sleeping; the Device then stops running the firmware
-# and, when a key that would wake the real board is pressed (wake_plan: any
-# keypad key, and the push button when it is the wake pin), starts it again
-# on the same flash with woke set, like the reboot an ESP32 wakes with. A
-# power cut (a new SimPower) loses the record, as it would on the device.
+# and, when the board's parts pull a pin that would wake the real board
+# (woken(): wake_plan's keypad columns joined to a row by a key, or the wake
+# pin grounded, which is the knob's push button), starts it again on the same
+# flash with woke set, like the reboot an ESP32 wakes with. `wakes` names
+# those keys. A power cut (a new SimPower) loses the record, as it would on
+# the device.
 from power import Power, decode, encode, wake_plan
 
 
@@ -26,6 +28,14 @@ class SimPower(Power):
         self.woke = False
         self.sleeps = 0  # deep sleeps so far
         self.slept_ms = 0  # how long the current (or last) sleep lasted
+
+    def woken(self, machine):
+        """Whether the parts on the board pull a wake pin now (machine: sim/simmachine.py's, or the
+        device build's simchip)."""
+        plan = self.plan
+        if plan.cols and machine.keys_held():  # a key joins a row to a column
+            return True
+        return plan.ext0 is not None and machine.grounded(plan.ext0)  # grounded: the button
 
     def can_sleep(self):
         return self.plan.ext0 is not None

@@ -3,6 +3,7 @@ import sys
 
 from ui import registry
 from ui.canvas import Canvas
+from ui.texts import find
 
 MESSAGE_MS = 2500
 
@@ -48,13 +49,13 @@ class App:
             screen.touch()
 
     def t(self, key):
-        return self.texts.get(key, key)
+        return find(self.texts, key, key)
 
     def refusal(self, err):
         """What a refusal of the core (tafel.errors.ScoreError) says in the table's language;
         never the core's English message, never a raw key."""
-        text = self.texts.get("err_%s" % getattr(err, "code", "refused"))
-        return text if text is not None else self.texts["err_refused"]
+        text = find(self.texts, "err_%s" % getattr(err, "code", "refused"))
+        return text if text is not None else find(self.texts, "err_refused")
 
     # ---- navigation ------------------------------------------------------------
     @property

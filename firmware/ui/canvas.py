@@ -2,8 +2,11 @@
 #
 # Screens think in text rows (16 columns x 8 rows on the 128x64 SSD1306). The
 # canvas clears and draws whole rows, remembers which rows changed and sends
-# only those to the display. With capture on (simulator, tests) it also keeps
-# the text of every row, which is what a headless snapshot writes out.
+# only those to the display. With capture (simulator, tests) it also says the
+# text of every row: capture=True keeps the rows here (screen_text(), for the
+# firmware tests); a probe object (the simulator's wire, sim/wire.py) is told
+# each text as it is drawn (canvas(rows, cols), text(row, col, s), clear(row))
+# and keeps nothing in the device's heap. A device has no capture.
 #
 # The text scale (Canvas(display, capture, scale), by default the display's
 # own `text_scale`, else 1) draws each font pixel as scale x scale pixels: a
@@ -109,7 +112,10 @@ class Canvas:
         self.rows = display.height // self.cell
         self.dirty = 0  # bit r set: text row r changed since the last flush
         self.capture = capture
-        self.lines = [""] * self.rows if capture else None
+        self.lines = [""] * self.rows if capture is True else None
+        self._probe = capture if capture and capture is not True else None
+        if self._probe is not None:
+            self._probe.canvas(self.rows, self.cols)
         self._scaled = None  # the scaled glyphs, once a scaled text is drawn
         # A display that is told which cells are inverted (drivers/ili9341.py): one bit mask a row.
         self._inverted = getattr(display, "inverted_cells", None)
@@ -121,7 +127,10 @@ class Canvas:
         if self._inverted is not None:
             self._inverted[row] = 0
         if self.capture:
-            self.lines[row] = ""
+            if self._probe is not None:
+                self._probe.clear(row)
+            else:
+                self.lines[row] = ""
 
     def text(self, row, col, s, invert=False):
         """Draw `s` at text column `col` of `row` (clipped to the row)."""
@@ -270,6 +279,9 @@ class Canvas:
         return pages
 
     def _remember(self, row, col, s):
+        if self._probe is not None:
+            self._probe.text(row, col, s)
+            return
         line = self.lines[row]
         if len(line) < col:
             line += " " * (col - len(line))

@@ -46,10 +46,10 @@ def test_build_wires_every_part():
     assert hw.display.lit and hw.faults == []
     # the pins are configured as the drivers need them
     rows, cols = b.profile["keypad"]["rows"], b.profile["keypad"]["cols"]
-    assert all(hw.gpios[n].mode == hw.Pin.OPEN_DRAIN and hw.gpios[n].out == 1 for n in rows)
-    assert all(hw.gpios[n].mode == hw.Pin.IN and hw.gpios[n].pull == hw.Pin.PULL_UP for n in cols)
-    assert hw.gpios[4].pull == hw.Pin.PULL_UP and hw.gpios[34].pull is None
-    assert hw.watched == {34, 35}
+    assert all(hw.mode[n] == hw.Pin.OPEN_DRAIN and hw.out[n] == 1 for n in rows)
+    assert all(hw.mode[n] == hw.Pin.IN and hw.pull[n] == hw.Pin.PULL_UP for n in cols)
+    assert hw.pull[4] == hw.Pin.PULL_UP and hw.pull[34] == 0  # no internal pull-up on 34
+    assert sorted(hw.handlers) == [34, 35]
 
 
 def test_a_built_board_works_end_to_end():

@@ -1,12 +1,12 @@
 # The 320x240 board: its profile and build, the ILI9341 driver against the emulated chip, the chip's own rules.
 import micropython
 import pytest
+from simboard.ili9341 import ChipError, ILI9341Chip
 
 import bigboard
 import tdisplay
 from drivers import ili9341
 from drivers.ili9341 import ILI9341_SPI
-from sim.ili9341_chip import ChipError, ILI9341Chip
 from ui.canvas import Canvas
 
 PALETTE = bigboard.profile()["display"]["palette"]
@@ -72,9 +72,9 @@ def test_build_wires_the_ili9341_and_the_inputs():
     assert isinstance(d, ILI9341_SPI) and (d.width, d.height, d.text_scale) == (160, 120, 1)
     assert (d.panel_width, d.panel_height) == (320, 240)
     assert d.spi.baudrate == 40000000 and d.spi.pins == (18, 19, None)
-    assert all(hw.gpios[n].mode == hw.Pin.OUT for n in (5, 21, 22))
-    assert hw.gpios[5].out == 1  # CS released between writes
-    assert hw.gpios[17].pwm == 65535  # backlight full on
+    assert all(hw.mode[n] == hw.Pin.OUT for n in (5, 21, 22))
+    assert hw.out[5] == 1  # CS released between writes
+    assert hw.duty.get(17) == 65535  # backlight full on
     assert chip.lit and not chip.asleep and chip.display_on and not chip.inv_on and chip.colmod == 0x55
     assert chip.madctl == 0x28 and hw.faults == []  # MV and BGR: landscape, true colours
     assert b.keypad is not None and b.encoder is not None

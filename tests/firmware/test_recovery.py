@@ -91,8 +91,10 @@ def test_the_scan_looks_for_what_a_create_records_frame_always_holds():
 
 
 def test_the_recovery_texts_exist_in_both_languages_and_fit_16_columns():
-    from ui.texts_de import TEXTS as DE
-    from ui.texts_en import TEXTS as EN
+    from ui.texts_de import TEXTS
+    from ui.texts_en import TEXTS as ENGLISH
+
+    DE, EN = dict(TEXTS), dict(ENGLISH)
 
     keys = [k for k in DE if k.startswith("rec_")] + ["flash_formatted"]
     assert len(keys) > 15 and sorted(k for k in EN if k.startswith("rec_")) == sorted(keys[:-1])

@@ -1,10 +1,10 @@
 # SSD1306 driver against the emulated chip on the simulated I2C bus: what the glass shows, bytes on the bus, sleep.
 import micropython
 import pytest
+from simboard.ssd1306 import ChipError, SSD1306Chip
 
 import halsim
 from drivers.ssd1306 import SSD1306_I2C
-from sim.ssd1306_chip import ChipError, SSD1306Chip
 
 
 def _page(buf, p):

@@ -2,13 +2,13 @@
 import framebuf
 import micropython
 import pytest
+from simboard.st7789 import ChipError, ST7789Chip
 
 import board
 import tdisplay
 from drivers.st7789 import ST7789_SPI
 from sim import simmachine
 from sim.simmachine import SimError
-from sim.st7789_chip import ChipError, ST7789Chip
 from ui.canvas import _GLYPHS, Canvas, _glyph
 
 PALETTE = tdisplay.profile()["display"]["palette"]
@@ -47,9 +47,9 @@ def test_build_wires_the_st7789_and_the_inputs():
     assert isinstance(d, ST7789_SPI) and (d.width, d.height) == (128, 64)
     assert (d.panel_width, d.panel_height) == (240, 135)
     assert d.spi.baudrate == 40000000 and d.spi.pins == (18, 19, None)
-    assert all(hw.gpios[n].mode == hw.Pin.OUT for n in (5, 16, 23))
-    assert hw.gpios[5].out == 1  # CS released between writes
-    assert hw.gpios[4].pwm == 65535  # backlight full on
+    assert all(hw.mode[n] == hw.Pin.OUT for n in (5, 16, 23))
+    assert hw.out[5] == 1  # CS released between writes
+    assert hw.duty.get(4) == 65535  # backlight full on
     assert chip.lit and not chip.asleep and chip.display_on and chip.inv_on and chip.colmod == 0x55
     assert chip.madctl == 0x60 and hw.faults == []
     assert b.keypad is not None and b.encoder is not None
@@ -217,7 +217,7 @@ def test_contrast_is_the_backlight():
     hw, b = tdisplay.make()
     d, chip = b.display, hw.display
     d.contrast(64)
-    assert hw.gpios[4].pwm == 64 * 257 and 0.24 < chip.backlight < 0.26
+    assert hw.duty.get(4) == 64 * 257 and 0.24 < chip.backlight < 0.26
     d.poweroff()
     d.contrast(255)  # while asleep: remembered, the backlight stays off
     assert chip.backlight == 0
@@ -230,7 +230,7 @@ def test_without_pwm_the_backlight_is_on_or_off():
     del hw.PWM
     b = board.build(tdisplay.profile(), hw)
     d, chip = b.display, hw.display
-    assert hw.gpios[4].pwm is None and chip.backlight == 1
+    assert hw.duty.get(4) is None and chip.backlight == 1
     d.contrast(16)
     assert chip.backlight == 1
     d.contrast(0)

@@ -5,10 +5,10 @@
 from sim.device import Device
 from sim.flashdev import FlashDev, copy_image
 from store.space import Space
-from ui import selftest
-from ui.texts_de import TEXTS as DE
-from ui.texts_en import TEXTS as EN
+from ui import selftest, texts_de, texts_en
 from uisim import PROFILE, device, new_game, power_cut, text
+
+DE, EN = dict(texts_de.TEXTS), dict(texts_en.TEXTS)  # (key, text) pairs, looked up here as dicts
 
 SELFTEST = "4 C #"  # from the home menu: settings, up to the last entry, open it
 GRID = ["1 2 3 A", "4 5 6 B", "7 8 9 C", "* 0 # D"]

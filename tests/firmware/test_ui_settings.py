@@ -3,9 +3,10 @@
 # about page; wrong keys; the texts of these screens fit the display.
 from store.errors import StoreError
 from tafel.version import VERSION
-from ui.texts_de import TEXTS as DE
-from ui.texts_en import TEXTS as EN
+from ui import texts_de, texts_en
 from uisim import device, power_cut
+
+DE, EN = dict(texts_de.TEXTS), dict(texts_en.TEXTS)  # (key, text) pairs, looked up here as dicts
 
 SETTINGS = "4"  # from the home menu: its entries keep their digits
 ABOUT = "6"

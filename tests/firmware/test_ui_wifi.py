@@ -9,8 +9,10 @@ import bootsel
 from httpd import Httpd
 from tafel.version import VERSION
 from test_update_fetch import offer_of
-from ui.wifi_texts import TEXTS
+from ui.wifi_texts import TEXTS as PAIRS
 from uisim import device, power_cut
+
+TEXTS = dict((lang, dict(table)) for lang, table in PAIRS)  # pairs, looked up here as dicts
 
 SETTINGS = "4"  # from the home menu: its entries keep their digits
 WLAN = "C C C #"  # from the top of the settings: up round to the self-test, Update, WLAN

@@ -1,23 +1,33 @@
-# What the device must do within its heap, run on the 32-bit device build in a chosen heap.
+# What the device must do within its heap, played on the virtual chip (the 32-bit device build) in a chosen heap.
 #
-#   sc = Scenarios(tmp_dir)                    # test keys, signed versions, flash images (made once)
-#   result = sc.run("evening", heap, growth)   # Result: ok, why, peak, largest free, sim share
+#   sc = Scenarios(tmp_dir)                              # test keys, signed versions, flash images (made once)
+#   result = sc.run("evening", board, heap)              # one area of `heap` bytes: the bisection's terms
+#   result = sc.run("wifi", board, heap, "esp32")        # the board's heap: growing from the modelled ESP-IDF heap
+#   result.ok, result.why, result.peak, result.stack ... # Result below
 #
-# Each scenario is a whole piece of an evening at the table, played on the firmware
-# frozen into the 32-bit unix build of the MicroPython the ESP32 runs
-# (firmware/port/unix/build.sh frozen), with the application deployed as the
-# image ships it and the board's heap (or the one asked for):
-#   evening   10 seats typed with multi-tap, 300 rounds by keys, an edit of a past
-#             round, an undo, the game ended (game over), a second game of three
-#   export    `tafel export` of 100 stored games over the simulated USB serial
-#   usb       `tafel update` of a signed version over the USB serial; the new
-#             version runs (laid over the image) and keeps the game
-#   wifi      the same update fetched over Wi-Fi from `tafel serve-update`
+# Each scenario is a whole piece of an evening at the table, played by keys on
+# the firmware frozen into the 32-bit unix build of the MicroPython the ESP32
+# runs (firmware/port/unix/build.sh frozen), the application deployed as the
+# image ships it, the board around the chip in this process (simboard), so
+# the chip's heap holds the firmware and what MicroPython's C allocates for it:
+#   evening  10 seats typed with multi-tap, 300 rounds by keys, an edit of a past
+#            round, an undo, the game ended (game over), a second game of three
+#   tour     a game of three with the table view, the language switched both ways
+#            during it and after it ends, display sleep and contrast changed, the
+#            rules pages, the card values, the history (opened, scrolled, the game
+#            deleted): every short flow of DESIGN.md section 8
+#   export   `tafel export` of 100 stored games over the simulated USB serial
+#   usb      `tafel update` of a signed version over the USB serial; the new
+#            version runs (laid over the image) and keeps the game
+#   wifi     the same update fetched over Wi-Fi from `tafel serve-update`, the
+#            station and its sockets taking their share of ESP-IDF's heap
 # A scenario fails on a MemoryError anywhere in the device's log, a screen that is
-# not the one expected, or a host command that does not succeed.
-# bench/device_heap.py searches the smallest heap for each; tests/host/test_device_heap.py
-# is the gate at the board's own heap.
+# not the one expected, a halted device, or a host command that does not succeed.
+# bench/device_heap.py searches the smallest heap for each; tests/host/test_heap_gate*.py
+# are the gates at the budget.
 import io
+import json
+import re
 import subprocess
 import sys
 import threading
@@ -31,14 +41,18 @@ from tafel_host.sim import follow_real_time
 from tafel_host.sim_device import SimDevice, SimError
 from tafel_host.sim_serial import SimSerial
 
-BOARD = ROOT / "hardware" / "boards" / "esp32-devkitc-ssd1306.json"
+BOARDS = ("esp32-devkitc-ssd1306", "lilygo-tdisplay-st7789", "esp32-devkitc-ili9341")
+BOARD = BOARDS[0]
 RUN_PY = ROOT / "firmware" / "sim" / "run.py"
 NAMES = ("2 6 6 wait:1200 6 6 2", "2 2 3 3 6 6", "2 2 2 5 5 5 3 3 6 6 6", "3 2 6 6 2", "3 3 6 4 4 4 5 5 5",
          "3 3 3 7 7 7 4 4 4 8 9 9 9 9", "4 8 8 7 7 7 7", "4 4 2 6 6 wait:1200 6 6 2", "4 4 4 3 2", "5 2 6 6")
 ROUNDS = 300
-SCENARIOS = ("evening", "export", "usb", "wifi")
+SCENARIOS = ("evening", "tour", "export", "usb", "wifi")
+LONG = ("evening", "export", "usb", "wifi")  # the gate plays these on one board, the tour on every board
 
-Result = namedtuple("Result", "ok why peak largest share")
+# ok, why; the heap's peak after a collection at every step, the largest free block then and the
+# areas then; the deepest C stack; ESP-IDF's heap at the end: free, largest block, least ever free
+Result = namedtuple("Result", "ok why peak largest areas stack idf_free idf_largest idf_least")
 
 
 def device_build():
@@ -49,6 +63,10 @@ def mpy_build():
     """The 32-bit build without the application frozen in (firmware/port/unix/build.sh mpy), or None."""
     path = ROOT / sim_runtime.MPY_BUILD
     return path if path.is_file() else None
+
+
+def board_path(board):
+    return ROOT / "hardware" / "boards" / (board + ".json")
 
 
 def evening_keys():
@@ -82,6 +100,40 @@ def evening_keys():
     return steps
 
 
+def _has(*words):
+    """A check: every word somewhere on the screen."""
+    return lambda text: all(any(w in row for row in text) for w in words)
+
+
+# A standard game to 200 for Anna, Ben and Cleo and one round (tests/host/simupdate.py's GAME).
+GAME_KEYS = ("1 D A D # # 2 6 6 wait:1200 6 6 2 # # # 2 2 3 3 6 6 # # # 2 2 2 5 5 5 3 3 6 6 6 # D # "
+             "A D 3 6 D 5 0 B 3 # #")
+
+
+def tour_keys():
+    """[(keys, check)]: every short flow once, on any board (the checks look for words, not rows)."""
+    return [
+        (GAME_KEYS, _has("Anna", "89")),
+        ("wait:6000", _has("Anna")),  # five seconds at rest: the table view's large digits
+        ("* B", _has("Runden")),  # back to the standings, then the rounds list
+        ("* * 5", _has("Regeln")),  # home, the rules: every page of the first two chapters
+        ("# D D D D D D D D * D # D D D D D D * *", _has("Tafel")),
+        ("4 #", _has("Settings", "English")),  # the language during the game: English
+        ("D # D # *", _has("New game")),  # display sleep 5 min, contrast bright; home
+        ("2", _has("Anna", "89")),  # the game goes on, in English
+        ("* 4 #", _has("Einstellungen", "Deutsch")),  # and back to German
+        ("D B D B * 1 D D D D D #", _has("Kartenwerte")),  # settings back; a new game's card values
+        ("D D D D D D D D D D D D D D D D # * * 2", _has("Anna")),  # every value, kept; the game again
+        ("# A D 2 0 D 5 # #", _has("Anna", "114")),  # round two
+        ("B C # #", _has("Spielende", "Anna")),  # the game ends
+        ("# 4 #", _has("Settings", "English")),  # the language after the game: English
+        ("* 3", _has("History")),  # the history
+        ("# D D D D *", _has("History")),  # a game's page, scrolled, back
+        ("# # # #", _has("History")),  # its menu, delete, confirmed: the list, empty
+        ("* 4 #", _has("Einstellungen", "Deutsch")),  # German again
+    ]
+
+
 class Scenarios:
     def __init__(self, folder):
         self.dir = Path(folder)
@@ -94,8 +146,9 @@ class Scenarios:
     # ---- what the scenarios start from ---------------------------------------------------
 
     def signed(self):
-        if self._signed is None:
-            self._signed = signed_versions(self.dir, ("0.8.0", "0.9.0"))
+        with self._lock:
+            if self._signed is None:
+                self._signed = signed_versions(self.dir, ("0.8.0", "0.9.0"))
         return self._signed
 
     def mpy_app(self):
@@ -111,7 +164,7 @@ class Scenarios:
         return folder
 
     def installed(self, name):
-        """A flash image with 0.8.0 installed (signed with the test key) and one game played."""
+        """A flash image with 0.8.0 installed (signed with the test key)."""
         flash = self.dir / (name + ".img")
         flash.unlink(missing_ok=True)
         install(self.signed(), flash, "0.8.0", micropython=device_build())
@@ -119,45 +172,51 @@ class Scenarios:
 
     def hundred_games(self):
         """A flash image with 100 finished games, made once (by key script, on the host port)."""
-        if self._games is None:
-            sys.path.insert(0, str(ROOT / "tests" / "host"))
-            import sim_games
+        with self._lock:
+            if self._games is None:
+                import sim_games
 
-            path = self.dir / "games-100.img"
-            script = self.dir / "games-100.txt"
-            script.write_text(sim_games.script(sim_games.plan(100, target=200)))
-            done = subprocess.run([sys.executable, "-m", "tafel_host.cli", "sim", "--script", str(script),
-                                   "--flash", str(path), "--runtime", "host"], capture_output=True, text=True)
-            assert done.returncode == 0, done.stderr
-            self._games = path
+                path = self.dir / "games-100.img"
+                script = self.dir / "games-100.txt"
+                script.write_text(sim_games.script(sim_games.plan(100, target=200)))
+                done = subprocess.run([sys.executable, "-m", "tafel_host.cli", "sim", "--script", str(script),
+                                       "--flash", str(path), "--runtime", "host"], capture_output=True, text=True)
+                assert done.returncode == 0, done.stderr
+                self._games = path
         return self._games
 
     # ---- one run ---------------------------------------------------------------------------
 
-    def run(self, name, heap, growth, kind="device"):
-        """Run scenario `name` in a heap of `heap` bytes (first area) that may grow by `growth`.
-
-        kind "host": on the host port (64-bit, the app from source) in one area of `heap`
-        (growth ignored; no peak figures); "mpy": the 32-bit build without the app frozen in,
-        the app as .mpy files (stock MicroPython's deployment). Runs may go in parallel (threads): each has its
-        own flash image and files."""
-        with self._lock:
-            self._runs += 1
-            tag = "%s-%d" % (name, self._runs)
-        flash = {"evening": lambda: self._fresh(tag), "export": lambda: self._copy_games(tag),
-                 "usb": lambda: self.installed(tag), "wifi": lambda: self.installed(tag)}[name]()
+    def command(self, name, board, heap, system=None, kind="device", flash=None):
+        """The chip's command line for a run (kind: "device", "mpy" or "host")."""
+        path = board_path(board)
         if kind == "host":
             from tafel_host.sim import find_micropython
 
             runtime = sim_runtime.Runtime("host", find_micropython(), heap, None, "")
-            command = sim_runtime.command(runtime, RUN_PY, flash, BOARD)
-        elif kind == "mpy":  # the 32-bit build without the app frozen in, the app as .mpy files
-            runtime = sim_runtime.Runtime("device", mpy_build(), heap, growth, "")
-            command = sim_runtime.command(runtime, RUN_PY, flash, BOARD) + ["--heap-watch", "1",
-                                                                             "--app", str(self.mpy_app())]
-        else:
-            runtime = sim_runtime.Runtime("device", device_build(), heap, growth, "")
-            command = sim_runtime.command(runtime, RUN_PY, flash, BOARD) + ["--heap-watch", "1"]
+            return sim_runtime.command(runtime, RUN_PY, flash, path)
+        if kind == "mpy":  # the 32-bit build without the app frozen in, the app as .mpy files
+            runtime = sim_runtime.Runtime("host", mpy_build(), heap, None, "")
+            return sim_runtime.command(runtime, RUN_PY, flash, path) + [
+                "--app", str(self.mpy_app())] + (["--system-heap", str(system)] if system else [])
+        runtime = sim_runtime.Runtime("device", device_build(), heap, system, "")
+        return sim_runtime.command(runtime, RUN_PY, flash, path)
+
+    def run(self, name, board, heap, system=None, kind="device", watch=True):
+        """Play scenario `name` on `board` in a heap whose first area is `heap` bytes, growing from
+        `system` (None: not at all; "esp32": the modelled ESP-IDF heap). kind "host": the PyPI
+        port (64-bit, the app from source; no figures but ok/why); "mpy": the 32-bit build without
+        the app frozen in. watch: sample the heap at every step (slower). Runs may go in parallel
+        (threads): each has its own flash image and files."""
+        with self._lock:
+            self._runs += 1
+            tag = "%s-%s-%d" % (name, board, self._runs)
+        flash = {"evening": lambda: self._fresh(tag), "tour": lambda: self._fresh(tag),
+                 "export": lambda: self._copy_games(tag),
+                 "usb": lambda: self.installed(tag), "wifi": lambda: self.installed(tag)}[name]()
+        command = self.command(name, board, heap, system, kind, flash)
+        if watch and kind != "host":
+            command += ["--heap-watch", "1"]
         serial = SimSerial() if name in ("export", "usb") else None
         if serial is not None:
             command += serial.device_args()
@@ -173,16 +232,22 @@ class Scenarios:
             dev.close()
             if serial is not None:
                 serial.close()
-        text = log.getvalue()
-        if why is None and "MemoryError" in text:
-            why = "MemoryError: " + text[text.index("MemoryError"):][:200]
-        peak = largest = share = 0
-        for line in text.splitlines():  # one line per start of the device (an update restarts it)
-            if line.startswith("heap-watch "):
-                seen = [int(x) for x in line.split()[1:4]]
-                if seen[0] - seen[2] > peak - share:
-                    peak, largest, share = seen
-        return Result(why is None, why, peak, largest, share)
+        return _result(why, log.getvalue())
+
+    def idle(self, board, heap=56 * 1024):
+        """The heap the simulator itself holds on the chip, the firmware replaced by nothing:
+        (bytes in use then, bytes in use at the same build's bare start)."""
+        flash = self._fresh("idle-" + board)
+        log = io.StringIO()
+        dev = SimDevice(self.command("idle", board, heap, None, "device", flash) + ["--idle", "1"], log=log)
+        try:
+            dev.start()
+        finally:
+            dev.close()
+        found = re.search(r"heap-idle (\d+)", log.getvalue())
+        bare = subprocess.run([str(device_build()), "-X", "heapsize=%d" % heap, "-c",
+                               "import gc; gc.collect(); print(gc.mem_alloc())"], capture_output=True, text=True)
+        return int(found.group(1)) if found else None, int(bare.stdout)
 
     def _fresh(self, name):
         flash = self.dir / (name + ".img")
@@ -197,21 +262,16 @@ class Scenarios:
     # ---- the scenarios -------------------------------------------------------------------
 
     def _evening(self, dev, serial, tag):
-        for keys, check in evening_keys():
-            _play(dev, keys)
-            if check is not None:
-                text = dev.snap().text
-                if not text or not check(text):  # no text: a halted device shows none
-                    return "after %r the screen shows %r" % (keys[-40:], text)
-        return None
+        return _checked(dev, evening_keys())
+
+    def _tour(self, dev, serial, tag):
+        return _checked(dev, tour_keys())
 
     def _export(self, dev, serial, tag):
         out = self.dir / (tag + ".json")
         code, said = _host(dev, ["export", "--port", serial.path, "-o", str(out)])
         if code != 0:
             return "tafel export: exit %d: %s" % (code, said[-300:])
-        import json
-
         games = json.loads(out.read_text())["games"]
         return None if len(games) == 100 else "exported %d games, not 100" % len(games)
 
@@ -237,9 +297,34 @@ class Scenarios:
         return _about_says(dev, "0.9.0")
 
 
-# A standard game to 200 for Anna, Ben and Cleo and one round (tests/host/simupdate.py's GAME).
-GAME_KEYS = ("1 D A D # # 2 6 6 wait:1200 6 6 2 # # # 2 2 3 3 6 6 # # # 2 2 2 5 5 5 3 3 6 6 6 # D # "
-             "A D 3 6 D 5 0 B 3 # #")
+def _result(why, text):
+    if why is None and "MemoryError" in text:
+        why = "MemoryError: " + text[text.index("MemoryError"):][:200]
+    if why is None and "maximum recursion depth" in text:
+        why = "the C stack ran out: " + text[text.index("maximum recursion depth"):][:200]
+    best = [0, 0, 0, 0, -1, -1, -1]
+    for line in text.splitlines():  # one line per start of the device (an update restarts it)
+        if line.startswith("heap-watch "):
+            seen = [int(x) for x in line.split()[1:8]]
+            if seen[0] > best[0]:
+                best[:3] = seen[:3]
+            best[3] = max(best[3], seen[3])
+            least = best[6]
+            best[4:6] = seen[4:6]  # ESP-IDF's heap at the end: as the last start left it
+            best[6] = seen[6] if least < 0 else min(least, seen[6])  # the least of every start
+    return Result(why is None, why, *best)
+
+
+def _checked(dev, steps):
+    for keys, check in steps:
+        _play(dev, keys)
+        if check is not None:
+            text = dev.snap().text
+            if not text or not check(text):  # no text: a halted device shows none
+                return "after %r the screen shows %r" % (keys[-40:], text)
+    return None
+
+
 # From the standings: home, settings, WLAN, network name, password, the server's address.
 WLAN = "* 4 C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # 4 3 3 4 4 wait:1200 3 3 4 4 4 6 # %s #"
 

@@ -36,6 +36,7 @@ pytestmark = [
 APP = """import sys, time
 sys.path.insert(0, %(lib)r)
 sys.path.insert(0, %(firmware)r)
+sys.path.append(%(host)r)  # the board around the chip, in this process (host_tools/simboard)
 from sim.device import Device
 from link.transport import StreamTransport
 serial = StreamTransport(sys.stdin.buffer, sys.stdout.buffer, 11520, kbd=True)
@@ -102,6 +103,7 @@ def test_mpremote_lists_files_while_the_app_serves_the_link(tmp_path, monkeypatc
     (files / "main.py").write_text("# the device's files\n")
     app = tmp_path / "app.py"
     app.write_text(APP % {"lib": str(ROOT / "lib"), "firmware": str(ROOT / "firmware"), "flash": str(flash),
+                          "host": str(ROOT / "host_tools"),
                           "board": str(ROOT / "hardware" / "boards" / "esp32-devkitc-ssd1306.json")})
     device = ReplDevice(app, files)
     try:

@@ -271,11 +271,11 @@ def test_top_level_fields():
 
 def test_the_python_heap_and_deployment():
     def change(p):
-        p["python"] = {"deployment": "romfs", "heap": 1024, "heap_growth": "56K"}
+        p["python"] = {"deployment": "romfs", "heap": 1024, "system_heap": "56K"}
     found = problems_of(change)
     assert says(found, "python.deployment", "'romfs'")
     assert says(found, "python.heap", "at least 16384")
-    assert says(found, "python.heap_growth", "'56K'")
+    assert says(found, "python.system_heap", "'56K'")
     assert says(problems_of(lambda p: p.pop("python")), "python: missing")
 
 

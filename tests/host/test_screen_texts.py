@@ -25,7 +25,7 @@ def constant(path, name):
 
 
 def table(lang):
-    return constant(FIRMWARE / "ui" / ("texts_%s.py" % lang), "TEXTS")
+    return dict(constant(FIRMWARE / "ui" / ("texts_%s.py" % lang), "TEXTS"))  # (key, text) pairs
 
 
 LANGUAGES = constant(FIRMWARE / "ui" / "registry.py", "LANGUAGES")

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+import fakechip
 from tafel_host import sim, sim_runtime
 from tafel_host.cli import main
 from tafel_host.sim import ScriptError, SetupError, Step, parse_script
@@ -153,7 +154,7 @@ def _board(tmp_path, python):
 
 
 def test_the_device_command_on_a_host_port_scales_the_boards_heap(tmp_path):
-    board = _board(tmp_path, {"deployment": "frozen", "heap": 56 * 1024, "heap_growth": 56 * 1024})
+    board = _board(tmp_path, {"deployment": "frozen", "heap": 56 * 1024, "system_heap": "esp32"})
     command = sim.device_command("/v/bin/micropython", "/r/firmware/sim/run.py", "/d/f.img", board)
     heap = int(112 * 1024 * sim_runtime.HOST_SCALE)  # never the megabytes a laptop could give
     assert command == ["/v/bin/micropython", "-X", "heapsize=%d" % heap, "/r/firmware/sim/run.py",
@@ -161,24 +162,26 @@ def test_the_device_command_on_a_host_port_scales_the_boards_heap(tmp_path):
 
 
 def test_the_device_build_gets_the_boards_heap_exactly(tmp_path):
-    board = _board(tmp_path, {"deployment": "frozen", "heap": 57344, "heap_growth": 57344})
+    board = _board(tmp_path, {"deployment": "frozen", "heap": 57344, "system_heap": "esp32"})
     build = tmp_path / sim_runtime.DEVICE_BUILD
     build.parent.mkdir(parents=True)
     build.write_text("")
     build.chmod(0o755)
     runtime = sim_runtime.choose(board, tmp_path, lambda: "/v/bin/micropython")
     assert runtime.kind == "device" and runtime.micropython == build
-    assert sim_runtime.command(runtime, "/r/run.py", "/d/f.img", board) == [
-        str(build), "-X", "heapsize=57344", "/r/run.py", "--flash", "/d/f.img", "--board", str(board),
-        "--heap-growth", "57344"]  # the first area, and what it may grow by (run.py adds its own share)
+    # the first area, and the modelled ESP-IDF heap it grows from; the chip side is frozen in (-m), nothing
+    # of the simulator is granted or taken out
+    assert sim_runtime.command(runtime, "/r/firmware/sim/run.py", "/d/f.img", board) == [
+        str(build), "-X", "heapsize=57344", "-m", "sim.run", "--firmware", "/r/firmware",
+        "--system-heap", "esp32", "--flash", "/d/f.img", "--board", str(board)]
     assert sim_runtime.choose(board, tmp_path, lambda: "/v/mp", "host").kind == "host"
 
 
 def test_a_psram_board_and_a_missing_device_build(tmp_path):
-    board = _board(tmp_path, {"deployment": "mpy", "heap": 57344, "heap_growth": 4136960})
+    board = _board(tmp_path, {"deployment": "mpy", "heap": 57344, "system_heap": 4136960})
     runtime = sim_runtime.choose(board, tmp_path, lambda: "/v/bin/micropython")
     assert runtime.kind == "host"  # stock MicroPython's deployment: the host port, scaled
-    with pytest.raises(sim_runtime.NoRuntime, match="make heap"):
+    with pytest.raises(sim_runtime.NoRuntime, match="make device-build"):
         sim_runtime.choose(board, tmp_path, lambda: "/v/mp", "device")
 
 
@@ -217,11 +220,10 @@ def test_snap_lines_are_checked():
 
 
 def test_a_device_that_dies_is_reported_with_its_last_words(tmp_path):
-    fake = "import sys; print('ready 128 64 fake', flush=True); sys.stdin.readline(); sys.exit('broken chip')"
     log = (tmp_path / "log.txt").open("w")
-    device = SimDevice([sys.executable, "-c", fake], log=log)
+    device = SimDevice([sys.executable, "-c", fakechip.script([], then="exit")], log=log, profile=fakechip.PROFILE)
     try:
-        assert device.start().board == "fake"
+        assert device.start().board == "esp32-devkitc-ssd1306"
         with pytest.raises(SimError) as err:
             device.key("5")
         assert "stopped (exit code 1)" in str(err.value) and "broken chip" in str(err.value)

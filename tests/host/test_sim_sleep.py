@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+import fakechip
 from tafel_host import sim
 from tafel_host.sim_device import SimDevice, SimError
 from test_sim import WORKED_EXAMPLE
@@ -22,20 +23,17 @@ def play(device, script):
 
 
 def test_asleep_replies_are_understood(tmp_path):
-    fake = ("import sys\n"
-            "print('ready 128 64 fake', flush=True)\n"
-            "for reply in ('ok 0 asleep', 'ok 0 asleep', 'ok 1', 'ok 1 dozing'):\n"
-            "    sys.stdin.readline(); print(reply, flush=True)\n"
-            "sys.stdin.readline()\n")
-    device = SimDevice([sys.executable, "-c", fake], log=(tmp_path / "log.txt").open("w"))
+    # a key is two runs of the chip's time (held, let go): each answered
+    fake = fakechip.script(["ok asleep", "ok asleep", "ok asleep", "ok asleep", "ok", "ok", "ok dozing"])
+    device = SimDevice([sys.executable, "-c", fake], log=(tmp_path / "log.txt").open("w"), profile=fakechip.PROFILE)
     try:
         device.start()
         assert not device.asleep
         assert device.wait(1000) is False and device.asleep
         assert device.key("CW") is False and device.asleep
-        assert device.key("5") is True and not device.asleep
+        assert device.key("5") is False and not device.asleep  # the fake draws nothing
         with pytest.raises(SimError):
-            device.key("5")  # a third word that is not "asleep"
+            device.wait(10)  # a second word that is not "asleep"
     finally:
         device.close()
         device.log.close()

@@ -12,7 +12,7 @@
 #     and the BGR bit; without them the picture comes out mirrored, red and
 #     blue swapped;
 #   - a TN panel: true colours with the inversion off (INVOFF).
-from sim.st7789_chip import DCS_ARGS, ChipError, ST7789Chip  # noqa: F401  (ChipError: this module's API too)
+from .st7789 import DCS_ARGS, ChipError, ST7789Chip  # noqa: F401  (ChipError: this module's API too)
 
 # Parameter bytes of the commands taken: the shared MIPI DCS ones and the ILI9341's own.
 _ARGS = dict(DCS_ARGS)

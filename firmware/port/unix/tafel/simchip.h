@@ -1,0 +1,11 @@
+// simchip: the simulator's chip side in C (simchip.c: the wire, the pins, the buses, the
+// watchdog; simflash.c: the flash chip in its image file). firmware/port/README.md, "The
+// simulator's chip in C".
+#ifndef TAFEL_SIMCHIP_H
+#define TAFEL_SIMCHIP_H
+
+#include "py/obj.h"
+
+extern const mp_obj_type_t simchip_flash_type;
+
+#endif

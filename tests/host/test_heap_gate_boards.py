@@ -1,0 +1,46 @@
+# The heap gate, every board: the short flows fit the chip's heap, and the simulator adds almost nothing to it.
+#
+# On the virtual chip (tests/host/heap_scenarios.py) each board profile plays the tour: a game
+# with the table view, the language switched both ways during and after it, display sleep,
+# contrast, the rules pages, the card values, the history opened, scrolled and a game
+# deleted. It must run in one heap area of 64 KB (the budget) and in the board's own heap.
+# With the firmware replaced by nothing, what the simulator holds in the chip's heap is within
+# 2 KB of the same build's bare start: the board (displays, glass, keys) is outside it.
+import os
+
+import pytest
+
+import heap_scenarios
+from tafel_host import sim_runtime
+
+BUDGET = 64 * 1024
+
+if heap_scenarios.device_build() is None:
+    if os.environ.get("TAFEL_REQUIRE_DEVICE_BUILD"):
+        raise RuntimeError("the 32-bit device build is missing, and this run requires it (make device-build)")
+    pytestmark = pytest.mark.skip(reason="the heap gate needs the 32-bit device build: make device-build")
+
+
+@pytest.fixture(scope="module")
+def scenarios(tmp_path_factory):
+    return heap_scenarios.Scenarios(tmp_path_factory.mktemp("heap-gate-boards"))
+
+
+@pytest.mark.parametrize("board", heap_scenarios.BOARDS)
+def test_every_short_flow_fits_64_kb_on_every_board(scenarios, board):
+    result = scenarios.run("tour", board, BUDGET, watch=False)
+    assert result.ok, "%s: the tour does not fit %d KB in one area: %s" % (board, BUDGET // 1024, result.why)
+
+
+@pytest.mark.parametrize("board", heap_scenarios.BOARDS)
+def test_every_short_flow_fits_the_boards_own_heap(scenarios, board):
+    _, heap, system = sim_runtime.board_python(heap_scenarios.board_path(board))
+    result = scenarios.run("tour", board, heap, system)
+    assert result.ok, "%s: %s" % (board, result.why)
+    assert result.peak > 0 and result.stack > 0
+
+
+@pytest.mark.parametrize("board", heap_scenarios.BOARDS)
+def test_the_simulator_holds_under_2_kb_of_the_chips_heap(scenarios, board):
+    idle, bare = scenarios.idle(board)
+    assert idle is not None and idle - bare < 2048, (idle, bare)
