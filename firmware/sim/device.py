@@ -18,7 +18,6 @@ import sys
 import board
 from clock import SimClock
 from runner import STEP_MS
-from sim import simmachine
 from sim.simpower import SimPower
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#",
@@ -72,7 +71,9 @@ class Device:
         # process and the launcher starts it again, as the chip starts with empty RAM;
         # elsewhere (tests) the device runs on.
         make = self._machine
-        if make is None:
+        if make is None:  # the board in this process too (the firmware tests)
+            from sim import simmachine
+
             self.machine = simmachine.from_profile(self.profile)
         elif callable(make):
             self.machine = make()
@@ -145,7 +146,7 @@ class Device:
     def key(self, name):
         """Press a key or work the knob of the board in this process (simmachine.from_profile)."""
         self._reboot_if_asked()  # before the key goes to a machine the reboot would replace
-        simmachine.press(self.machine, name, self.advance)
+        self.machine.bench.press(name, self.advance)
 
     def play(self, script):
         """Run whitespace-separated key tokens and wait:<ms> (what tests and docs use)."""

@@ -10,7 +10,7 @@
 # same REPL waits when no application starts at all (the recovery key with
 # nothing to go back to, a slot without main.py). Halted stands in for
 # sim/device.py's Device in run.py's loop: simulated time still passes for
-# the watchdog, and the REPL answers on the serial (sim/simusb.py's Repl),
+# the watchdog, and the REPL answers on the serial (sim/simrepl.py's Repl),
 # so mpremote and `tafel flash --force` reach it as they reach the board. It
 # imports nothing of the application, which is what failed. The board's
 # display keeps what the firmware drew, if anything (chip: the display in
@@ -55,7 +55,7 @@ class Halted:
             text = out.getvalue().replace("\n", "\r\n").encode()
         self.repl = None
         if serial is not None:  # what the REPL shows a host that opens the port
-            from sim.simusb import Repl
+            from sim.simrepl import Repl
 
             if hasattr(serial, "port"):  # the REPL reads the serial itself
                 self.repl = Repl(serial, self, greeting=text + BANNER)

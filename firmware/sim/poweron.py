@@ -130,8 +130,10 @@ def paths(opts):
     except ImportError:
         if opts["--app"]:  # the application as .mpy files, as stock MicroPython imports it
             sys.path[:] = [opts["--app"], opts["--app"] + "/lib", ".frozen", firmware]
-        elif firmware not in sys.path:  # this checkout's sources, compiled as they are imported
-            sys.path[:0] = [firmware, firmware + "/../lib"]
+        else:  # this checkout's sources, compiled as they are imported
+            for path in (firmware + "/../lib", firmware):
+                if path not in sys.path:
+                    sys.path.insert(0, path)
     return firmware
 
 

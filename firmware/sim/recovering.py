@@ -12,7 +12,6 @@ import board
 from recovery.app import STEP_MS, Recovery
 from recovery.boot import restore
 from recovery.commands import RecoveryLink
-from sim import simmachine
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#", "CW", "CCW", "PUSH")
 
@@ -28,7 +27,11 @@ class RecoveringDevice:
         recovery decision; serial: the USB serial's transport (sim/simusb.py SimUSB) or None;
         machine: the chip's (run.py: on the wire to the launcher's board), None: a board in this
         process; capture: the canvas's (sim/device.py)."""
-        self.machine = machine if machine is not None else simmachine.from_profile(profile)
+        if machine is None:  # the board in this process too (the firmware tests)
+            from sim import simmachine
+
+            machine = simmachine.from_profile(profile)
+        self.machine = machine
         self.board = board.build(profile, self.machine)
         self.chip = getattr(self.machine, "display", None)
         self.serial = serial
@@ -54,7 +57,7 @@ class RecoveringDevice:
             self.machine.wdt_elapse(STEP_MS)
 
     def key(self, name):
-        simmachine.press(self.machine, name, self.advance)
+        self.machine.bench.press(name, self.advance)
 
     def screen(self):
         return self.recovery.canvas.screen_text()

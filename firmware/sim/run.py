@@ -179,7 +179,12 @@ def _idle(wire):
 
 
 def main():
-    from sim import poweron
+    try:
+        from sim import poweron
+    except ImportError:  # run by path from a checkout (not frozen): its firmware/ holds sim/
+        here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+        sys.path.insert(0, here.rsplit("/", 1)[0] if "/" in here else "..")
+        from sim import poweron
 
     device, chip, profile, device_id, stats, depth = poweron.start(Chip)
     poweron = None  # noqa: F841

@@ -19,6 +19,9 @@
 #   export   `tafel export` of 100 stored games over the simulated USB serial
 #   usb      `tafel update` of a signed version over the USB serial; the new
 #            version runs (laid over the image) and keeps the game
+#            (both: the laptop's commands in this process on a serial in step
+#            with the device's time, tests/host/lockstep.py, so every run of
+#            the same tree sends the same bytes at the same steps)
 #   wifi     the same update fetched over Wi-Fi from `tafel serve-update`, the
 #            station and its sockets taking their share of ESP-IDF's heap
 # A scenario fails on a MemoryError anywhere in the device's log, a screen that is
@@ -34,12 +37,11 @@ import threading
 from collections import namedtuple
 from pathlib import Path
 
+from lockstep import Lockstep
 from simlink import ROOT
 from simupdate import install, signed_versions
 from tafel_host import serve_update, sim_runtime
-from tafel_host.sim import follow_real_time
 from tafel_host.sim_device import SimDevice, SimError
-from tafel_host.sim_serial import SimSerial
 
 BOARDS = ("esp32-devkitc-ssd1306", "lilygo-tdisplay-st7789", "esp32-devkitc-ili9341")
 BOARD = BOARDS[0]
@@ -217,7 +219,7 @@ class Scenarios:
         command = self.command(name, board, heap, system, kind, flash)
         if watch and kind != "host":
             command += ["--heap-watch", "1"]
-        serial = SimSerial() if name in ("export", "usb") else None
+        serial = Lockstep() if name in ("export", "usb") else None
         if serial is not None:
             command += serial.device_args()
         log = io.StringIO()
@@ -225,6 +227,8 @@ class Scenarios:
         why = None
         try:
             dev.start()
+            if serial is not None:
+                serial.attach(dev)
             why = getattr(self, "_" + name)(dev, serial, tag)
         except (SimError, AssertionError) as err:
             why = str(err) or type(err).__name__
@@ -269,7 +273,7 @@ class Scenarios:
 
     def _export(self, dev, serial, tag):
         out = self.dir / (tag + ".json")
-        code, said = _host(dev, ["export", "--port", serial.path, "-o", str(out)])
+        code, said = serial.run(["export", "-o", str(out)])
         if code != 0:
             return "tafel export: exit %d: %s" % (code, said[-300:])
         games = json.loads(out.read_text())["games"]
@@ -277,8 +281,8 @@ class Scenarios:
 
     def _usb(self, dev, serial, tag):
         _play(dev, GAME_KEYS)
-        code, said = _host(dev, ["update", "--port", serial.path, str(self.signed().bundles["0.9.0"])])
-        if code != 0 or "runs 0.9.0" not in said:
+        code, said = serial.run(["update", str(self.signed().bundles["0.9.0"])])
+        if code != 0:
             return "tafel update: exit %d: %s" % (code, said[-300:])
         return _about_says(dev, "0.9.0")
 
@@ -348,27 +352,3 @@ def _about_says(dev, version):
     text = dev.snap().text
     shown = [row.split()[-1] for row in text if row.startswith("Version")]
     return None if shown == [version] else "the About screen shows %r, not version %s" % (text, version)
-
-
-def _host(dev, argv):
-    """Run a `tafel` command (its own process) while the device's time follows real time; (exit, output)."""
-    stop = threading.Event()
-    died = []
-
-    def follow():
-        try:
-            follow_real_time(dev, stop)
-        except SimError as err:  # the device process ended (out of memory at its start, say)
-            died.append(str(err))
-
-    runner = threading.Thread(target=follow, daemon=True)
-    runner.start()
-    try:
-        done = subprocess.run([sys.executable, "-m", "tafel_host.cli"] + argv, capture_output=True, text=True,
-                              timeout=300)
-    finally:
-        stop.set()
-        runner.join()
-    if died:
-        return -1, died[0]
-    return done.returncode, done.stdout + done.stderr

@@ -132,8 +132,8 @@ def test_every_language_has_its_tables_everywhere():
     assert len(LANGUAGES) >= 2 and LANGUAGES[0] == "de"
     tables = sorted(path.stem[len("texts_"):] for path in UI.glob("texts_*.py"))
     assert tables == sorted(LANGUAGES)
-    assert sorted(constant(UI / "wifi_texts.py", "TEXTS")) == sorted(LANGUAGES)
+    assert sorted(lang for lang, _ in constant(UI / "wifi_texts.py", "TEXTS")) == sorted(LANGUAGES)  # pairs
     assert constant(UI / "settings.py", "DEFAULTS")["lang"] == LANGUAGES[0]  # the fallback everywhere
     for lang in LANGUAGES:
-        texts = constant(UI / ("texts_%s.py" % lang), "TEXTS")
+        texts = dict(constant(UI / ("texts_%s.py" % lang), "TEXTS"))  # (key, text) pairs
         assert ["lang_" + other for other in LANGUAGES if "lang_" + other not in texts] == [], lang

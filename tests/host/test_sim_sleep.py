@@ -23,8 +23,8 @@ def play(device, script):
 
 
 def test_asleep_replies_are_understood(tmp_path):
-    # a key is two runs of the chip's time (held, let go): each answered
-    fake = fakechip.script(["ok asleep", "ok asleep", "ok asleep", "ok asleep", "ok", "ok", "ok dozing"])
+    # a wait and a turn of the knob are one run of the chip's time, a key two (held, let go): each answered
+    fake = fakechip.script(["ok asleep", "ok asleep", "ok asleep", "ok", "ok dozing"])
     device = SimDevice([sys.executable, "-c", fake], log=(tmp_path / "log.txt").open("w"), profile=fakechip.PROFILE)
     try:
         device.start()

@@ -83,7 +83,7 @@ def _ref():
         m.nets(st.nets)
         for name in MACHINE:
             setattr(h, name, getattr(m, name))
-        h.reset_asked = lambda: m.reset_asked
+        h.reset_asked = m.reset_asked
         h.faults = lambda: len(m.faults)
         h.elapsed_ms = lambda: m.elapsed_ms
 
