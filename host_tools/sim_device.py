@@ -190,13 +190,13 @@ class SimDevice:
         if proc.poll() is None:
             proc.kill()
         proc.wait()
+        for thread in self._err_threads:  # the chip's last words reach the log before the pipes close
+            thread.join(2)
         for stream in (self._to_chip, proc.stdout, proc.stderr):
             try:
                 stream.close()
             except (OSError, AttributeError):
                 pass
-        for thread in self._err_threads:  # the chip's last words are in the log before anyone reads it
-            thread.join(2)
 
     # -- commands --
 

@@ -31,10 +31,12 @@ from pathlib import Path
 MICROPYTHON_VERSION = "1.28.0"
 DEVICE_BUILD = Path("build") / ("unix32-frozen-" + MICROPYTHON_VERSION) / "micropython"
 MPY_BUILD = Path("build") / ("unix32-mpy-" + MICROPYTHON_VERSION) / "micropython"  # the app not frozen in
-# bench/device_heap.py --host-scale: the evening (10 seats, 300 rounds, edit, undo, game over, a
-# second game) needed 355 KB on the 64-bit PyPI port running this checkout's sources (the
-# simulator included) and 56 KB on the device build (its share taken out): 6.34; rounded up.
-HOST_SCALE = 6.5
+# bench/device_heap.py --host-scale measures, for every flow of the heap gate on every board, the
+# smallest heap on the 64-bit PyPI port running this checkout's sources over the smallest on the
+# device build, and checks that this is at least the largest of those ratios (its table says the
+# margin); tests/host/test_heap_gate_boards.py plays the short flows on the host port in the heap
+# this gives. The host port is an approximation either way, and says so.
+HOST_SCALE = 8.5
 HOST_MIN_HEAP = 256 * 1024  # below this the host port's compiler alone runs short
 DEFAULT_HEAP = 112 * 1024  # a profile without "python": an ESP32-WROOM's grown heap
 

@@ -23,6 +23,8 @@ except ImportError:
 
 
 class Stats:
+    said = False  # the figures went out already (run.py: before a reset's reply)
+
     def __init__(self):
         self.peak = 0
         if tafelchip is not None:

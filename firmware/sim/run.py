@@ -126,6 +126,7 @@ def serve(device, chip, profile, device_id, stats=None, depth=0):
                 device.advance(wire.number())
             except chip.machine.WatchdogReset as err:  # the chip resets: the launcher starts this again from boot
                 sys.stderr.write("watchdog reset: %s\n" % err)
+                _say_stats(stats)  # before the reply: the launcher ends this process on it
                 wire.say(b"reset watchdog")
                 sys.exit(_RESET_EXIT)
             except Exception as err:  # out of the firmware's main loop: main.py ends, as on the chip
@@ -138,6 +139,7 @@ def serve(device, chip, profile, device_id, stats=None, depth=0):
                 device = halted(err, profile, getattr(device, "serial", None), device_id, wire,
                                 chip.machine.wdt_elapse)
             if device.reset_pending or device.restart_pending:  # machine.reset(), or Ctrl-D at the REPL:
+                _say_stats(stats)
                 wire.say(b"reset soft")  # the launcher starts this again
                 sys.exit(_RESET_EXIT)
             wire.say(b"ok asleep" if device.asleep else b"ok")
@@ -147,6 +149,12 @@ def serve(device, chip, profile, device_id, stats=None, depth=0):
             return
         else:
             wire.say("error unknown command %d" % kind)
+
+
+def _say_stats(stats):
+    if stats is not None:
+        stats.say()
+        stats.said = True
 
 
 def _limit_stack(depth):
@@ -197,7 +205,7 @@ def main():
     try:
         serve(device, chip, profile, device_id, stats, depth)
     finally:
-        if stats is not None:
+        if stats is not None and not stats.said:
             stats.say()
 
 

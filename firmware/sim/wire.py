@@ -99,7 +99,9 @@ class PipeWire:
         self.out.write(self._h6)
 
     def say(self, line):
-        """A line for the launcher (bytes or str, ASCII, no newline)."""
+        """A line for the launcher (bytes or str, no newline)."""
+        if type(line) is str:
+            line = line.encode()  # its length in bytes (a rare line: an error's, a watchdog's)
         self._frame(82, len(line))  # R
         self.out.write(self._h5)
         self.out.write(line)

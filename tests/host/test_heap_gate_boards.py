@@ -12,6 +12,7 @@ import pytest
 
 import heap_scenarios
 from tafel_host import sim_runtime
+from tafel_host.sim import find_micropython
 
 BUDGET = 64 * 1024
 
@@ -44,3 +45,13 @@ def test_every_short_flow_fits_the_boards_own_heap(scenarios, board):
 def test_the_simulator_holds_under_2_kb_of_the_chips_heap(scenarios, board):
     idle, bare = scenarios.idle(board)
     assert idle is not None and idle - bare < 2048, (idle, bare)
+
+
+@pytest.mark.parametrize("board", heap_scenarios.BOARDS)
+def test_the_host_port_passes_what_the_chip_passes(scenarios, board):
+    # Without the device build, tafel sim runs the PyPI unix port (64-bit, the application from
+    # source) in the board's heap scaled by HOST_SCALE, an approximation: it must never fail a flow
+    # the virtual chip passes. The short flows, there, in that heap:
+    runtime = sim_runtime.choose(heap_scenarios.board_path(board), heap_scenarios.ROOT, find_micropython, "host")
+    result = scenarios.run("tour", board, runtime.heap, None, "host")
+    assert result.ok, "%s: the tour fails on the host port in %d KB: %s" % (board, runtime.heap // 1024, result.why)
