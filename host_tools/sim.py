@@ -287,6 +287,10 @@ def _prepare(args):
     run_py = find_run_py()
     board = find_board(args.board)
     runtime = device_runtime(board, args.runtime)
+    # Which chip this is, on stderr (stdout carries the port and the summary): the virtual chip, or the
+    # host port's approximation of it.
+    print("tafel sim runs on the %s%s" % (runtime.note, "" if runtime.kind == "device" else
+                                         " (make device-build for the virtual chip)"), file=sys.stderr)
     flash = Path(args.flash).expanduser() if args.flash else default_flash_path()
     flash.parent.mkdir(parents=True, exist_ok=True)
     return sim_runtime.command(runtime, run_py, flash.resolve(), board), flash

@@ -295,6 +295,8 @@ class ST7789Chip:
             if step == 2:
                 ram[idx:idx + 2 * run] = buf[i:i + 2 * run]
                 i += 2 * run
+            elif _strided(ram, idx, step, run, buf, i):  # each pixel's two bytes, a stride apart
+                i += 2 * run
             else:
                 for _ in range(run):
                     ram[idx] = buf[i]
@@ -322,10 +324,15 @@ class ST7789Chip:
 
     # ---- the glass ----------------------------------------------------------------
     def fingerprint(self):
-        """A CRC-32 of the glass, from picture(): nothing new is made."""
+        """A CRC-32 of what decides the glass (the RAM and the state that maps it): the launcher
+        asks after every key whether the picture changed, and a render of a 320 x 240 glass in
+        Python for each answer would cost more than the firmware's whole step."""
         import binascii
 
-        return binascii.crc32(self.picture())
+        if not self.lit:
+            return 0
+        state = bytes((self.madctl, self.inv_on, int(self.backlight * 255)))
+        return binascii.crc32(state, binascii.crc32(self.ram))
 
     def picture(self):
         """What the viewer sees, rendered into one buffer kept for it: the same bytearray every
@@ -368,14 +375,19 @@ class ST7789Chip:
             if step == 2:
                 out[o:o + 2 * w] = ram[idx:idx + 2 * w]
                 continue
+            if _gathered(out, o, ram, idx, step, w):
+                continue
             for _ in range(w):
                 out[o] = ram[idx]
                 out[o + 1] = ram[idx + 1]
                 idx += step
                 o += 2
         if self.inv_on != self.panel_inverts:  # an IPS panel inverts by itself; INVON undoes it
-            for i in range(len(out)):
-                out[i] ^= 0xFF
+            try:
+                out[:] = out.translate(_INVERT)
+            except AttributeError:  # MicroPython's bytearray has no translate
+                for i in range(len(out)):
+                    out[i] ^= 0xFF
         if bool(self.madctl & 0x08) != self.PANEL_BGR:  # the other order: the panel's red and blue swap
             for i in range(0, len(out), 2):
                 v = out[i] << 8 | out[i + 1]
@@ -397,3 +409,29 @@ class ST7789Chip:
         else:
             px, py, dx, dy = y, ph - 1, 0, -1
         return (py * pw + px) * 2, (dy * pw + dx) * 2
+
+
+_INVERT = bytes(255 - b for b in range(256))
+
+
+def _strided(ram, idx, step, run, buf, i):
+    # Pixels i.. of buf into ram from idx on, `step` bytes apart, with extended slices where the
+    # interpreter has them (CPython; MicroPython assigns slices of step 1 only): False if not.
+    stop = idx + step * run
+    try:
+        ram[idx:stop if stop >= 0 else None:step] = buf[i:i + 2 * run:2]
+        ram[idx + 1:stop + 1 if stop + 1 >= 0 else None:step] = buf[i + 1:i + 2 * run:2]
+    except NotImplementedError:
+        return False
+    return True
+
+
+def _gathered(out, o, ram, idx, step, w):
+    # A row of w pixels `step` bytes apart in ram, into out from o on, with extended slices (as above).
+    stop = idx + step * w
+    try:
+        out[o:o + 2 * w:2] = ram[idx:stop if stop >= 0 else None:step]
+        out[o + 1:o + 2 * w:2] = ram[idx + 1:stop + 1 if stop + 1 >= 0 else None:step]
+    except NotImplementedError:
+        return False
+    return True

@@ -89,8 +89,8 @@ def evening_keys():
             keys.append("D" if s < 9 else "#")
         steps.append(((" " if r == 0 else "# ") + " ".join(keys) + " #", None))
     steps[-1] = (steps[-1][0], lambda text: text[0].startswith("Stand R%d" % ROUNDS))
-    # the table rests: the large digits come up (ten seats, in pages that take turns)
-    steps.append(("wait:6000 wait:4000", lambda text: text[0].startswith("Stand R%d" % ROUNDS) and "/" in text[0]))
+    # the table rests: the large digits come up (ten seats; on a small display in pages that take turns)
+    steps.append(("wait:6000 wait:4000", lambda text: text[0].startswith("Stand R%d" % ROUNDS)))
     # edit round 299 (rounds list, newest first): the first seat's hand 5, through the seats, save
     steps.append(("B D # * * 5 " + "# " * 10 + "#", lambda text: text[0].startswith("Stand R%d" % ROUNDS)))
     steps.append(("A #", lambda text: text[0].startswith("Stand R%d" % (ROUNDS - 1))))  # undo round 300
