@@ -6,7 +6,7 @@ VPY    := $(VENV)/bin/python
 MPY     = $(or $(wildcard $(VENV)/bin/micropython),$(shell command -v micropython),$(VENV)/bin/micropython)
 STAMP  := $(VENV)/.installed
 
-.PHONY: test sim bench figures clean screenshots hardware enclosure deploy heap device-build
+.PHONY: test quick sim bench figures clean screenshots hardware enclosure deploy heap device-build
 
 # The 32-bit MicroPython v1.28.0 unix port with the application frozen in, as the ESP32 image
 # freezes it (firmware/port/README.md); from ../shared/vendor or MICROPYTHON_SRC. Needs gcc-multilib.
@@ -45,6 +45,18 @@ test: $(STAMP)
 	test -x $(DEVICE_BUILD) || echo "(the heap gate and the virtual chip were skipped: no 32-bit device build here; make device-build)"; \
 	echo "(make test: $$(( $$(date +%s) - start )) s)"; \
 	exit $$status
+
+# The one-minute loop while editing: the lint, the core on both interpreters, the fast host checks
+# (imports one way, screen texts, profiles, the simulated board's models). make test before a commit.
+QUICK := tests/core tests/host/test_imports.py tests/host/test_screen_texts.py tests/host/test_screen_registry.py \
+	tests/host/test_profiles.py tests/host/test_simboard.py tests/test_mpy_compile.py
+quick: $(STAMP)
+	@mkdir -p build; start=$$(date +%s); status=0; \
+	$(VENV)/bin/ruff check . || status=1; \
+	$(MPY) tests/mpy_runner.py tests/core > build/quick-core.log 2>&1 || status=1; \
+	grep -v -E '^PASS [^(]+$$' build/quick-core.log; \
+	$(VPY) -m pytest -q -n 2 $(QUICK) || status=1; \
+	echo "(make quick: $$(( $$(date +%s) - start )) s)"; exit $$status
 
 # Builds (incrementally) the 32-bit device build of MicroPython; tafel sim and the heap gate use it when it is there.
 device-build: $(STAMP)
