@@ -72,8 +72,15 @@ def start(chip_class):
     machine = chip.make()
     serial, device_id = wires(opts)
     dev, vol, rescue = flash(opts["--flash"], native)
-    if opts["--idle"]:  # no firmware: run.py says what the simulator itself holds in the chip's heap
-        return None, chip, None, None, "idle", 0
+    if opts["--idle"]:  # no firmware: run.py says what the simulator itself holds in the chip's heap,
+        # with the stand-ins a flow adds: the USB serial's (serial), the Wi-Fi station's and its sockets' (wifi)
+        held = [dev, vol, _serial(opts, serial) if serial else None]
+        if opts["--idle"] == "wifi":
+            held.append(machine.WLAN())
+            from sim import simsocket
+
+            held.append(simsocket.socket)
+        return held, chip, None, None, "idle", 0
     # What the chip's firmware holds from here on: its board profile (main.py reads /board.json), and
     # asyncio, whose loop steps it (how deep the chip's C stack is where it does).
     import json

@@ -3,7 +3,7 @@
 #   micropython -m sim.run --flash PATH --board PROFILE.json --wire-in PATH --wire-out PATH [--firmware DIR]
 #       [--epoch S] [--trial-wdt-ms MS] [--reset-cause power|wdt|soft|deepsleep] [--confirm-ms MS]
 #       [--serial-in FIFO --serial-out FIFO [--baud N] [--device-id ID] [--serial-session FILE]]
-#       [--system-heap esp32|BYTES] [--heap-watch 1] [--idle 1] [--app DIR]
+#       [--system-heap esp32|BYTES] [--heap-watch 1] [--idle 1|wifi] [--app DIR]
 #
 # One process is the chip: MicroPython with the firmware and the chip's own
 # pins, buses and peripherals (sim/simmachine.py, sim/simbus.py, the flash,
@@ -59,7 +59,8 @@
 # heap does not grow (the heap bench's one-area runs).
 # --heap-watch: the heap's peak, sampled after every step of the firmware,
 # and the deepest C stack, said on stderr at the end (sim/chipstats.py).
-# --idle: no firmware, only what the simulator itself puts into the heap
+# --idle: no firmware, only what the simulator itself puts into the heap (with
+# the USB serial's stand-in when the serial is given; "wifi": and the Wi-Fi's)
 # (the wire, the chip's pins, the flash mounted); said on stderr at the end.
 import sys
 
@@ -197,9 +198,10 @@ def main():
     device, chip, profile, device_id, stats, depth = poweron.start(Chip)
     poweron = None  # noqa: F841
     del sys.modules["sim.poweron"]  # the power-up is done (a crash imports it again)
-    if device is None:  # --idle (what the simulator holds in the chip's heap now), or the launcher went away
-        if stats == "idle":
-            _idle(chip.wire)
+    if stats == "idle":  # what the simulator holds in the chip's heap now (device: what it holds)
+        _idle(chip.wire)
+        return
+    if device is None:  # the launcher went away
         return
     chip.wire.say(b"ready")
     try:

@@ -238,16 +238,22 @@ class Scenarios:
                 serial.close()
         return _result(why, log.getvalue())
 
-    def idle(self, board, heap=56 * 1024):
-        """The heap the simulator itself holds on the chip, the firmware replaced by nothing:
-        (bytes in use then, bytes in use at the same build's bare start)."""
-        flash = self._fresh("idle-" + board)
+    def idle(self, board, flow=None, heap=56 * 1024):
+        """The heap the simulator itself holds on the chip, the firmware replaced by nothing, with
+        the stand-ins `flow` adds (export, usb: the USB serial's; wifi: the station's and its
+        sockets'): (bytes in use then, bytes in use at the same build's bare start)."""
+        flash = self._fresh("idle-%s-%s" % (board, flow))
         log = io.StringIO()
-        dev = SimDevice(self.command("idle", board, heap, None, "device", flash) + ["--idle", "1"], log=log)
+        command = self.command("idle", board, heap, None, "device", flash)
+        serial = Lockstep() if flow in ("export", "usb") else None
+        command += ["--idle", "wifi" if flow == "wifi" else "1"] + (serial.device_args() if serial else [])
+        dev = SimDevice(command, log=log)
         try:
             dev.start()
         finally:
             dev.close()
+            if serial is not None:
+                serial.close()
         found = re.search(r"heap-idle (\d+)", log.getvalue())
         bare = subprocess.run([str(device_build()), "-X", "heapsize=%d" % heap, "-c",
                                "import gc; gc.collect(); print(gc.mem_alloc())"], capture_output=True, text=True)
