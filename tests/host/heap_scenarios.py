@@ -30,6 +30,7 @@
 # are the gates at the budget.
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -59,6 +60,16 @@ Result = namedtuple("Result", "ok why peak largest areas stack idf_free idf_larg
 
 def device_build():
     return sim_runtime.device_build(ROOT)
+
+
+def needs_device_build(pytest):
+    """The gate's mark: none where the device build is there; a skip that says how to build it
+    where it is not; an error where the run requires it (CI sets TAFEL_REQUIRE_DEVICE_BUILD)."""
+    if device_build() is not None:
+        return []
+    if os.environ.get("TAFEL_REQUIRE_DEVICE_BUILD"):
+        raise RuntimeError("the 32-bit device build is missing, and this run requires it (make device-build)")
+    return pytest.mark.skip(reason="the heap gate needs the 32-bit device build: make device-build")
 
 
 def mpy_build():

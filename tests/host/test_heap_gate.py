@@ -8,8 +8,6 @@
 # flows are in test_heap_gate_boards.py; bench/device_heap.py (make heap) prints the figures.
 # Where the build is missing the gate is skipped and says how to build it; CI builds it and
 # sets TAFEL_REQUIRE_DEVICE_BUILD, so there it never skips.
-import os
-
 import pytest
 
 import heap_scenarios
@@ -17,10 +15,7 @@ from tafel_host import sim_runtime
 
 BUDGET = 64 * 1024
 
-if heap_scenarios.device_build() is None:
-    if os.environ.get("TAFEL_REQUIRE_DEVICE_BUILD"):
-        raise RuntimeError("the 32-bit device build is missing, and this run requires it (make device-build)")
-    pytestmark = pytest.mark.skip(reason="the heap gate needs the 32-bit device build: make device-build")
+pytestmark = heap_scenarios.needs_device_build(pytest)
 
 
 @pytest.fixture(scope="module")

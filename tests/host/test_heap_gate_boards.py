@@ -6,8 +6,6 @@
 # deleted. It must run in one heap area of 64 KB (the budget) and in the board's own heap.
 # With the firmware replaced by nothing, what the simulator holds in the chip's heap is within
 # 2 KB of the same build's bare start: the board (displays, glass, keys) is outside it.
-import os
-
 import pytest
 
 import heap_scenarios
@@ -16,10 +14,7 @@ from tafel_host.sim import find_micropython
 
 BUDGET = 64 * 1024
 
-if heap_scenarios.device_build() is None:
-    if os.environ.get("TAFEL_REQUIRE_DEVICE_BUILD"):
-        raise RuntimeError("the 32-bit device build is missing, and this run requires it (make device-build)")
-    pytestmark = pytest.mark.skip(reason="the heap gate needs the 32-bit device build: make device-build")
+pytestmark = heap_scenarios.needs_device_build(pytest)
 
 
 @pytest.fixture(scope="module")
