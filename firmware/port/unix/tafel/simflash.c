@@ -15,6 +15,7 @@
 // 64 bytes on the Python heap; the cells go through static buffers.
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,7 +29,7 @@
 typedef struct {
     mp_obj_base_t base;
     int fd;
-    mp_obj_t path;
+    char *path;  // the image's path, in the C heap (malloc): nothing of the simulator in the chip's heap
     mp_int_t blocks;
     mp_int_t block_size;
     uint64_t reads;
@@ -166,7 +167,10 @@ static mp_obj_t flash_make_new(const mp_obj_type_t *type, size_t n_args, size_t 
     }
     flash_obj_t *self = mp_obj_malloc_with_finaliser(flash_obj_t, type);
     self->fd = fd;
-    self->path = v[A_path].u_obj;
+    self->path = strdup(path);  // never freed: one a Flash, and a process has one or a few
+    if (self->path == NULL) {
+        mp_raise_OSError(MP_ENOMEM);
+    }
     self->blocks = blocks;
     self->block_size = block_size;
     self->reads = self->read_bytes = self->programs = self->programmed = self->erases = 0;
@@ -192,7 +196,7 @@ static mp_obj_t flash_readblocks(size_t n_args, const mp_obj_t *args) {
     check(self, block, off, b.len);
     if (pread_all(self->fd, b.buf, b.len, (off_t)block * self->block_size + off) != b.len) {
         mp_raise_msg_varg(&mp_type_OSError, MP_ERROR_TEXT("flash image %s ends early"),
-            mp_obj_str_get_str(self->path));
+            self->path);
     }
     self->reads++;
     self->read_bytes += b.len;
@@ -243,7 +247,7 @@ static void flash_attr(mp_obj_t self_in, qstr attr, mp_obj_t *dest) {
     if (dest[0] == MP_OBJ_NULL) {
         switch (attr) {
             case MP_QSTR_path:
-                dest[0] = self->path;
+                dest[0] = mp_obj_new_str(self->path, strlen(self->path));
                 return;
             case MP_QSTR_blocks:
                 dest[0] = mp_obj_new_int(self->blocks);
@@ -273,7 +277,7 @@ static void flash_attr(mp_obj_t self_in, qstr attr, mp_obj_t *dest) {
 
 static void flash_print(const mp_print_t *print, mp_obj_t self_in, mp_print_kind_t kind) {
     flash_obj_t *self = MP_OBJ_TO_PTR(self_in);
-    mp_printf(print, "Flash(%s, %d, %d)", mp_obj_str_get_str(self->path), (int)self->blocks, (int)self->block_size);
+    mp_printf(print, "Flash(%s, %d, %d)", self->path, (int)self->blocks, (int)self->block_size);
 }
 
 static const mp_rom_map_elem_t flash_locals_table[] = {
