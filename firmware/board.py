@@ -28,8 +28,22 @@ def load_profile(path):
         return json.load(f)
 
 
+# What only people and the laptop read: the board's description, why a pin is accepted, the
+# battery to buy, the MCU and how Python is deployed on it.
+_NOT_ON_CHIP = ("title", "mcu", "python", "accepted_pins")
+
+
 def build(profile, hw):
-    """Make the drivers the profile describes, on the pins of `hw`."""
+    """Make the drivers the profile describes, on the pins of `hw`.
+
+    The chip keeps its profile as long as it runs (its caller holds it: run() in assemble.py, the
+    simulator's chip), so what only people and the laptop read goes out of the dict here, as its
+    drivers are made: on the T-Display's profile, the longest, 1 KB of parsed JSON, half of it."""
+    for key in _NOT_ON_CHIP:
+        profile.pop(key, None)
+    power = profile.get("power")
+    if type(power) is dict:
+        power.pop("battery", None)  # the cell and charger described, not pins
     encoder = profile.get("encoder")
     return Board(
         profile,

@@ -18,19 +18,22 @@
 # quarter of the framebuffer and no scaled glyphs, so the profile uses it;
 # pixel_scale 1 is there for a UI that wants the finer grid.
 #
-# Sending a page (show_pages(mask), bit p: picture rows 8p..8p+7):
+# Sending a page (show_pages(mask), bit p: picture rows 8p..8p+7), through the
+# strip of drivers/lcd565.py (two glass rows of RGB565, 1280 B):
 #   pixel_scale 1: the page is blitted (by framebuf, in C) through the palette
-#     into a 320x4 RGB565 strip (2560 B), straight from the framebuffer, twice.
-#   pixel_scale 2: each picture row is doubled sideways into a band (a 320x8
-#     mono page, 320 B) through a 16-entry nibble table, the band is blitted two
-#     rows at a time into the strip's even rows, which are copied down (memcpy)
-#     to the odd ones: four strips a page.
+#     into the strip, two rows at a time, straight from the framebuffer: four
+#     strips a page.
+#   pixel_scale 2: each picture row is doubled sideways into a band (one glass
+#     row in one bit a pixel, 40 B) through a 16-entry nibble table, the band is
+#     blitted into the strip's first row, which is copied down (memcpy) to the
+#     second: eight strips a page.
 # Which cells are inverted the driver is told, not guessed: the canvas keeps
 # `inverted_cells` (one bit mask a text row) as it draws, so pixels drawn by
 # other means (the table view's big digits) never pass for an inverted cell's
-# mark as they can on the ST7789 (drivers/lcd565.py). A page with some inverted
+# mark as they can on the ST7789 (drivers/lcd565.py). A row with some inverted
 # cells (the cursor) is blitted once more through the accent palette from
-# `_mask`, a copy of the inverted cells' bytes only (as in the ST7789 driver).
+# `_mask`, a copy of the inverted cells' bytes only (as in the ST7789 driver),
+# as large as what is blitted: the band's row, or a page at pixel_scale 1.
 # Everything is preallocated: show_pages() and show() allocate nothing.
 #
 # The common 2.8" modules (red board, 14-pin header, ILI9341 with a resistive
@@ -40,14 +43,21 @@
 # use); the simulator's chip (sim/ili9341_chip.py) models that glass.
 import framebuf
 
-from drivers.lcd565 import Lcd565, spi_bus, spi_reset, spi_write_cmd, spi_write_data
+from drivers.lcd565 import (
+    Lcd565,
+    spi_begin_pixels,
+    spi_bus,
+    spi_end_pixels,
+    spi_reset,
+    spi_write_cmd,
+    spi_write_data,
+)
 from tafel.compat import const
 
 # MADCTL per rotation (quarter turns clockwise from the module's portrait, pins at the top):
 # MY 0x80, MX 0x40, MV 0x20 (row/column exchange), BGR 0x08 added by `bgr`.
 MADCTL = (0x40, 0x20, 0x80, 0xE0)
 _BGR = const(0x08)
-_STRIP = const(4)  # glass rows per strip
 _MARK = const(0x80)  # column 0 of a cell in its first byte (MONO_HLSB: the high bit is the leftmost pixel)
 
 # The ILI9341's power, VCOM, frame-rate and gamma set-up after a reset (datasheet 8.2-8.4):
@@ -98,18 +108,15 @@ class ILI9341(Lcd565):
         self._cells = w // (8 * text_scale)
         self._all_cells = (1 << self._cells) - 1
         self.inverted_cells = [0] * (h // (8 * text_scale))  # kept by the canvas: bit c, cell c inverted
-        self._stripbuf = bytearray(width * _STRIP * 2)
-        self._strip = framebuf.FrameBuffer(self._stripbuf, width, _STRIP, framebuf.RGB565)
-        self._strip_rows = _STRIP
-        self._maskbuf = bytearray(row * 8)
-        self._mask = framebuf.FrameBuffer(self._maskbuf, width, 8, framebuf.MONO_HLSB)
+        # What is blitted at once: a page (pixel_scale 1, straight from the picture) or the
+        # band's one row (pixel_scale 2); the mask as large.
+        rows = 8 if s == 1 else 1
+        self._maskbuf = bytearray(row * rows)
+        self._mask = framebuf.FrameBuffer(self._maskbuf, width, rows, framebuf.MONO_HLSB)
         if s == 2:
-            self._bandbuf = bytearray(row * 8)
-            self._band = framebuf.FrameBuffer(self._bandbuf, width, 8, framebuf.MONO_HLSB)
-            # The strip's rows 0 and 2, where two band rows land before they are copied down.
-            self._even = framebuf.FrameBuffer(self._stripbuf, width, 2, framebuf.RGB565, 2 * width)
-            strip, n = memoryview(self._stripbuf), 2 * width
-            self._copies = ((strip[0:n], strip[n:2 * n]), (strip[2 * n:3 * n], strip[3 * n:4 * n]))
+            self._bandbuf = bytearray(row)
+            self._band = framebuf.FrameBuffer(self._bandbuf, width, 1, framebuf.MONO_HLSB)
+        self.make_strip(2 if s == 1 else 1)  # pixel_scale 2: one glass row blitted, copied to the second
         self.init_display()
 
     def init_display(self):
@@ -127,7 +134,7 @@ class ILI9341(Lcd565):
         """Send only the pages whose bit is set in mask (bit p: picture rows 8p..8p+7).
 
         Each run of neighbouring pages costs one address window; a page costs
-        8 x pixel_scale glass rows of 640 bytes on the bus.
+        8 x pixel_scale glass rows of 640 bytes on the bus, two rows a write.
         """
         pages, g = self.pages, 8 * self.pixel_scale
         p = 0
@@ -139,61 +146,53 @@ class ILI9341(Lcd565):
             while q < pages - 1 and mask & (1 << (q + 1)):
                 q += 1
             self._window(g * p, g * (q + 1) - 1)
+            self.begin_pixels()
             while p <= q:
                 self._send_page(p)
                 p += 1
+            self.end_pixels()
 
     def _send_page(self, p):
         inverted = self.inverted_cells[p // self.text_scale]
-        if self.pixel_scale == 1:
-            src, base, top = self.buffer, p * 8 * self._row, -8 * p
-            source = self
-        else:
-            src, base, top = self._double(p), 0, 0
-            source = self._band
         palette = self._accent if inverted == self._all_cells else self._normal
         mixed = inverted and inverted != self._all_cells
-        if mixed:
-            self._fill_mask(src, base, inverted)
+        line, stripbuf = self._line, self._stripbuf
         if self.pixel_scale == 1:
-            strip = self._strip
-            for h in (0, _STRIP):
-                strip.blit(source, 0, top - h, -1, palette)
-                if mixed:
-                    strip.blit(self._mask, 0, -h, self._key, self._accent)
-                self.write_data(self._stripbuf)
-            return
-        even = self._even
-        for h in (0, 2, 4, 6):
-            even.blit(source, 0, -h, -1, palette)
             if mixed:
-                even.blit(self._mask, 0, -h, self._key, self._accent)
-            for upper, lower in self._copies:
-                lower[:] = upper
-            self.write_data(self._stripbuf)
+                self._fill_mask(self.buffer, p * 8 * self._row, inverted, 8)
+            for h in (0, 2, 4, 6):
+                line.blit(self, 0, -8 * p - h, -1, palette)
+                if mixed:
+                    line.blit(self._mask, 0, -h, self._key, self._accent)
+                self.pixels(stripbuf)
+            return
+        # Each picture row doubled sideways into the band (a nibble's 4 pixels -> 8), blitted into
+        # the strip's first row, copied down to the second, sent.
+        buf, bandbuf, nib = self.buffer, self._bandbuf, _NIBBLE2
+        top, below = self._top, self._below
+        n = self._row  # band bytes: two a picture byte
+        i = 4 * p * n
+        for _ in range(8):
+            for o in range(0, n, 2):
+                b = buf[i]
+                bandbuf[o] = nib[b >> 4]
+                bandbuf[o + 1] = nib[b & 15]
+                i += 1
+            line.blit(self._band, 0, 0, -1, palette)
+            if mixed:
+                self._fill_mask(bandbuf, 0, inverted, 1)
+                line.blit(self._mask, 0, 0, self._key, self._accent)
+            below[:] = top
+            self.pixels(stripbuf)
 
-    def _double(self, p):
-        # Page p's 8 picture rows, each pixel doubled sideways, into the band.
-        buf, band, nib = self.buffer, self._bandbuf, _NIBBLE2
-        w8 = self.width >> 3
-        i = p * 8 * w8
-        o = 0
-        for _ in range(8 * w8):
-            b = buf[i]
-            band[o] = nib[b >> 4]
-            band[o + 1] = nib[b & 15]
-            i += 1
-            o += 2
-        return band
-
-    def _fill_mask(self, src, base, inverted):
-        # Only the inverted cells' bytes of the page (glass resolution), the rest dark.
+    def _fill_mask(self, src, base, inverted, rows):
+        # Only the inverted cells' bytes of `rows` glass rows of src from base on, the rest dark.
         mask, row, cw = self._maskbuf, self._row, self._cell_bytes
         self._mask.fill(0)
         for c in range(self._cells):
             if inverted & (1 << c):
                 x = c * cw
-                for r in range(8):
+                for r in range(rows):
                     o = r * row + x
                     for k in range(o, o + cw):
                         mask[k] = src[base + k]
@@ -209,3 +208,5 @@ class ILI9341_SPI(ILI9341):
     reset = spi_reset
     write_cmd = spi_write_cmd
     write_data = spi_write_data
+    begin_pixels = spi_begin_pixels
+    end_pixels = spi_end_pixels

@@ -4,8 +4,8 @@
 # (reset, sleep, pixel format, memory access control, inversion, address
 # window, memory write) and both get RGB565 pixels, big-endian. A driver is a
 # framebuf.FrameBuffer the UI draws on in one bit a pixel; its show_pages(mask)
-# turns changed pages into RGB565 strips through two 2-colour palettes (see
-# st7789.py and ili9341.py for how each scales its picture):
+# turns changed pages into RGB565 through two 2-colour palettes (see st7789.py
+# and ili9341.py for how each scales its picture), two panel rows at a time:
 #
 #   normal  the background for unlit pixels, the text colour for lit ones;
 #   accent  inverted cells (title bars, the cursor): text in the background
@@ -17,9 +17,19 @@
 # something else, the table view's big digits, lit those pixels). The ILI9341
 # driver is told instead: the canvas keeps its `inverted_cells`.
 #
+# The strip (make_strip()): two panel rows of RGB565 (960 B on the T-Display,
+# 1280 B on the 320x240 board), what one write sends. Both boards' profiles draw
+# every picture pixel 2 panel rows tall: its row is blitted into the strip's
+# first row and copied down to the second (a slice copy, memcpy). So the heap
+# holds the picture, one page's band at most and this strip, and a page of the
+# picture costs 8 writes: more, smaller transfers, the same bytes.
+#
 # The bus variants differ only in write_cmd(buf) (a command byte) and
-# write_data(buf) (its parameters or pixels); the SPI ones take spi_bus(),
-# spi_reset, spi_write_cmd and spi_write_data from here.
+# write_data(buf) (its parameters or pixels), and may send a window's pixels in
+# one transfer: begin_pixels(), pixels(buf) for each strip, end_pixels() (by
+# default each strip is a write_data). The SPI ones take spi_bus(), spi_reset,
+# spi_write_cmd, spi_write_data, spi_begin_pixels and spi_end_pixels from here:
+# one CS frame for all of a window's strips, each strip a write of the bus.
 import framebuf
 
 from tafel.compat import const
@@ -52,8 +62,8 @@ def rgb565(r, g, b):
 
 class Lcd565(framebuf.FrameBuffer):
     """The controller's commands, palettes, backlight and sleep. A subclass sets up its
-    picture (`pages` of 8 rows, `_all_pages` their mask) and strip (`_stripbuf`,
-    `_strip`: `_strip_rows` panel rows of RGB565), calls setup() and then its init."""
+    picture (`pages` of 8 rows, `_all_pages` their mask), calls setup() and make_strip(),
+    then its init."""
 
     marks_inverted = True  # reads the inverted-cell mark from the picture (see above); ui/canvas.py asks
 
@@ -61,7 +71,6 @@ class Lcd565(framebuf.FrameBuffer):
         self.panel_width = width
         self.panel_height = height
         self.rotation = rotation & 3
-        self.x_offset = x_offset
         self.y_offset = y_offset
         self.invert_colours = invert_colours  # IPS panels show true colours only with INVON
         self.backlight = backlight  # a PWM (duty_u16) or a Pin, or None
@@ -83,6 +92,17 @@ class Lcd565(framebuf.FrameBuffer):
         self._raset = bytearray(4)
         _put16(self._caset, x_offset, x_offset + width - 1)
 
+    def make_strip(self, rows):
+        """The strip: two panel rows of RGB565 (`_stripbuf`, what one write sends), `_line` a
+        framebuf over its first `rows` rows (what the palettes blit into), `_top` and `_below`
+        its two rows as views (`_below[:] = _top` doubles a row)."""
+        w = self.panel_width
+        buf = self._stripbuf = bytearray(4 * w)
+        self._line = framebuf.FrameBuffer(buf, w, rows, framebuf.RGB565)
+        whole = memoryview(buf)
+        self._top = whole[:2 * w]
+        self._below = whole[2 * w:]
+
     # ---- set-up -------------------------------------------------------------------
     def set_palette(self, palette):
         """fg, bg, accent as RGB565 integers; takes effect with the next show()."""
@@ -102,15 +122,16 @@ class Lcd565(framebuf.FrameBuffer):
 
     def _clear_panel(self):
         # The controller's RAM powers up with noise: the whole panel in the background colour.
-        self._strip.fill(swap16(self.bg))
-        w, h, n = self.panel_width, self.panel_height, self._strip_rows
+        self._line.fill(swap16(self.bg))
+        self._below[:] = self._top
+        h = self.panel_height
         self._window(0, h - 1)
-        rows = h
-        while rows >= n:
-            self.write_data(self._stripbuf)
-            rows -= n
-        if rows:
-            self.write_data(memoryview(self._stripbuf)[:rows * w * 2])
+        self.begin_pixels()
+        for _ in range(h >> 1):
+            self.pixels(self._stripbuf)
+        if h & 1:
+            self.pixels(self._top)
+        self.end_pixels()
 
     # ---- commands -----------------------------------------------------------------
     def _cmd(self, op):
@@ -135,6 +156,16 @@ class Lcd565(framebuf.FrameBuffer):
         self.write_data(self._raset)
         self._op[0] = RAMWR
         self.write_cmd(self._op)
+
+    def begin_pixels(self):
+        """Before a window's strips (a bus variant opens one transfer for them all)."""
+
+    def pixels(self, buf):
+        """One strip of the window's pixels (a bus variant may replace this by its bus's write)."""
+        self.write_data(buf)
+
+    def end_pixels(self):
+        """After a window's strips."""
 
     def _backlight(self, level):
         bl = self.backlight
@@ -203,6 +234,7 @@ def spi_bus(lcd, spi, dc, cs, rst):
     lcd.dc = dc
     lcd.cs = cs
     lcd.rst = rst
+    lcd.pixels = spi.write  # a strip within the frame spi_begin_pixels opened: the bus's write alone
 
 
 def spi_reset(lcd):
@@ -234,3 +266,15 @@ def spi_write_cmd(lcd, buf):
 
 def spi_write_data(lcd, buf):
     _spi_write(lcd, 1, buf)
+
+
+def spi_begin_pixels(lcd):
+    # One frame for a window's pixels: D/C high, CS low until spi_end_pixels.
+    lcd.dc(1)
+    if lcd.cs is not None:
+        lcd.cs(0)
+
+
+def spi_end_pixels(lcd):
+    if lcd.cs is not None:
+        lcd.cs(1)

@@ -12,12 +12,14 @@
 #     column (4 of 95 glyphs touch it, 12 touch column 7), so glyphs stay
 #     crisp. Other panel widths spread their spare pixels the same way
 #     (column 0 narrowest, then 7, 1, 6 ...). The page's bytes are copied to
-#     their panel columns into `_band`, one MONO_VLSB page 240 wide (240 B).
-#   - colour: the band is blitted by framebuf (in C) through a 2-colour
-#     palette into an RGB565 strip of 240x8 (3840 B), four rows at a time
-#     into the strip's even rows (a view with twice the stride);
-#   - vertically 2x: each even row is copied to the odd row below it (a
-#     slice copy, memcpy), and the strip is sent: two strips a page.
+#     their panel columns into `_band`, one MONO_VLSB page 240 wide (241 B:
+#     each byte goes to its first panel column and the one after, which the
+#     next column overwrites where it is narrow, so no table of widths).
+#   - colour: each of the band's 8 rows is blitted by framebuf (in C) through
+#     a 2-colour palette into the first row of the strip (drivers/lcd565.py:
+#     two panel rows of RGB565, 960 B);
+#   - vertically 2x: that row is copied to the strip's second row (a slice
+#     copy, memcpy) and the strip is sent: eight strips a page.
 #
 # A glyph cell whose column 0 has rows 0 and 1 lit is an inverted cell (no
 # glyph ever lights them; the canvas's inverted rows and bars light the
@@ -31,7 +33,7 @@
 # The 240x128 picture sits vertically centred in the 135 rows (3 above, 4
 # below); the margins are cleared once at start-up. Everything per page is
 # preallocated: show_pages() and show() allocate nothing. Heap: 1024 B
-# framebuffer + 2 x 240 B band and mask + 3840 B strip + 272 B column map +
+# framebuffer + 241 + 240 B band and mask + 960 B strip + 128 B column map +
 # palettes and views (bench/display_redraw.py measures the total).
 #
 # Colours are RGB565; the panel takes them big-endian, framebuf stores them
@@ -42,7 +44,17 @@
 # with the ILI9341 driver: drivers/lcd565.py.
 import framebuf
 
-from drivers.lcd565 import Lcd565, rgb565, spi_bus, spi_reset, spi_write_cmd, spi_write_data, swap16  # noqa: F401 (this module's API before the split)
+from drivers.lcd565 import (  # noqa: F401 (rgb565, swap16: this module's API before the split)
+    Lcd565,
+    rgb565,
+    spi_begin_pixels,
+    spi_bus,
+    spi_end_pixels,
+    spi_reset,
+    spi_write_cmd,
+    spi_write_data,
+    swap16,
+)
 from tafel.compat import const
 
 # MADCTL per rotation (quarter turns clockwise from the panel's portrait):
@@ -52,59 +64,44 @@ MADCTL = (0x00, 0x60, 0xC0, 0xA0)
 LOGICAL_W = const(128)  # what the UI draws on: 16 x 8 text cells of 8x8
 LOGICAL_H = const(64)
 _PAGES = const(8)
-_STRIP = const(8)  # panel rows per strip: half a page's band
-_HALF = const(4)  # logical rows per strip
 _INVERTED = const(0x03)  # rows 0 and 1 of a cell's column 0: lit only in inverted cells
 # Which glyph column loses its second pixel first when a cell is narrower than 16.
 _NARROW_ORDER = (0, 7, 1, 6, 2, 5, 3, 4)
 
 
 class ST7789(Lcd565):
+    width = LOGICAL_W  # what the canvas sees: the logical display
+    height = LOGICAL_H
+    pages = _PAGES
+    _all_pages = 0xFF
+
     def __init__(self, width, height, rotation=1, x_offset=0, y_offset=0, palette=None,
                  invert_colours=True, backlight=None, sleep_ms=None):
         if not (LOGICAL_W <= width <= 2 * LOGICAL_W and 2 * LOGICAL_H <= height):
             raise ValueError("st7789: a %dx%d panel cannot show the 128x64 UI at 2x" % (width, height))
-        self.width = LOGICAL_W  # what the canvas sees: the logical display
-        self.height = LOGICAL_H
-        self.pages = _PAGES
-        self._all_pages = 0xFF
         self.buffer = bytearray(LOGICAL_W * LOGICAL_H // 8)
         super().__init__(self.buffer, LOGICAL_W, LOGICAL_H, framebuf.MONO_VLSB)
         self.setup(width, height, rotation, x_offset, y_offset, palette, invert_colours, backlight, sleep_ms)
-        whole = memoryview(self.buffer)
-        self._page = [whole[p * LOGICAL_W:(p + 1) * LOGICAL_W] for p in range(_PAGES)]
 
-        # Horizontal map: logical column j starts at panel column _xs[j]; _wide[j] says 2 pixels.
+        # Horizontal map: logical column j starts at panel column _xs[j] (2 pixels wide unless
+        # the next column starts 1 further on).
         cell = width // 16
         narrow = _NARROW_ORDER[:16 - cell]
-        self._x0 = (width - 16 * cell) // 2
-        self._xs = bytearray(LOGICAL_W)
-        self._wide = bytearray(LOGICAL_W)
-        self._cell_x = bytearray(16)
-        x = self._x0
+        x = (width - 16 * cell) // 2
+        xs = self._xs = bytearray(LOGICAL_W)
         for j in range(LOGICAL_W):
-            if j & 7 == 0:
-                self._cell_x[j >> 3] = x
-            self._xs[j] = x
-            self._wide[j] = 0 if (j & 7) in narrow else 1
-            x += 1 + self._wide[j]
+            xs[j] = x
+            x += 1 if (j & 7) in narrow else 2
+        self._cell_w = cell
         self._y0 = (height - 2 * LOGICAL_H) // 2  # centred: rows above the picture
 
-        # The band (one mono page of panel width) and the colour strip it is blitted into.
-        self._bandbuf = bytearray(width)
+        # The band (one mono page of panel width, a byte more for the last column's second
+        # write) and the inverted cells' columns of it, for a second blit in the accent.
+        self._bandbuf = bytearray(width + 1)
         self._band = framebuf.FrameBuffer(self._bandbuf, width, 8, framebuf.MONO_VLSB)
-        self._stripbuf = bytearray(width * _STRIP * 2)
-        self._strip = framebuf.FrameBuffer(self._stripbuf, width, _STRIP, framebuf.RGB565)
-        strip = memoryview(self._stripbuf)
-        row = 2 * width  # bytes a strip row
-        self._even = framebuf.FrameBuffer(self._stripbuf, width, _HALF, framebuf.RGB565, 2 * width)
-        self._rows = [(strip[2 * k * row:(2 * k + 1) * row], strip[(2 * k + 1) * row:(2 * k + 2) * row])
-                      for k in range(_HALF)]
-        # The inverted cells' columns of the band, for a second blit in the accent.
         self._maskbuf = bytearray(width)
         self._mask = framebuf.FrameBuffer(self._maskbuf, width, 8, framebuf.MONO_VLSB)
-        self._cell_w = cell
-        self._strip_rows = _STRIP
+        self.make_strip(1)  # one panel row blitted, copied to the second
         self.init_display()
 
     # ---- set-up -------------------------------------------------------------------
@@ -117,7 +114,7 @@ class ST7789(Lcd565):
         """Send only the pages whose bit is set in mask (bit p: rows 8p..8p+7 of the 128x64 picture).
 
         Each run of neighbouring pages costs one address window; a page costs
-        two strips of 240x8 pixels (7680 bytes on the bus).
+        eight strips of 240x2 pixels (7680 bytes on the bus).
         """
         p = 0
         while p < _PAGES:
@@ -129,47 +126,48 @@ class ST7789(Lcd565):
                 q += 1
             y = self._y0 + 16 * p
             self._window(y, self._y0 + 16 * q + 15)
+            self.begin_pixels()
             while p <= q:
                 self._send_page(p)
                 p += 1
+            self.end_pixels()
 
     def _send_page(self, p):
-        page = self._page[p]
-        band, xs, wide = self._bandbuf, self._xs, self._wide
-        for j in range(LOGICAL_W):
-            b = page[j]
-            x = xs[j]
+        buf, band = self.buffer, self._bandbuf
+        i = p * LOGICAL_W
+        for x in self._xs:
+            b = buf[i]
             band[x] = b
-            if wide[j]:
-                band[x + 1] = b
+            band[x + 1] = b  # the second pixel of a wide column; a narrow one's neighbour writes over it
+            i += 1
         # Inverted cells (bars, the cursor): bit c set.
         inverted = 0
+        i = p * LOGICAL_W
         for c in range(16):
-            if page[c << 3] & _INVERTED == _INVERTED:
+            if buf[i + (c << 3)] & _INVERTED == _INVERTED:
                 inverted |= 1 << c
-        if inverted and inverted != 0xFFFF:
+        palette = self._normal
+        mixed = inverted and inverted != 0xFFFF
+        if mixed:
             self._mask.fill(0)
-            mask, cell_x, w = self._maskbuf, self._cell_x, self._cell_w
+            mask, xs, w = self._maskbuf, self._xs, self._cell_w
             for c in range(16):
                 if inverted & (1 << c):
-                    left = cell_x[c]
+                    left = xs[c << 3]
                     for x in range(left, left + w):
                         mask[x] = band[x]
-        self._send_half(0, inverted)
-        self._send_half(-_HALF, inverted)
-
-    def _send_half(self, y, inverted):
-        # Logical rows -y .. -y+3 of the band into the strip's even rows, copied down, sent.
-        even = self._even
-        if inverted == 0xFFFF:
-            even.blit(self._band, 0, y, -1, self._accent)
-        else:
-            even.blit(self._band, 0, y, -1, self._normal)
-            if inverted:
-                even.blit(self._mask, 0, y, self._key, self._accent)
-        for top, below in self._rows:
+        elif inverted:
+            palette = self._accent
+        # Each logical row into the strip's first row, copied down to the second, sent.
+        # (no more than three names assigned at once: four would build a tuple on the heap)
+        line, top, below = self._line, self._top, self._below
+        source = self._band
+        for y in range(8):
+            line.blit(source, 0, -y, -1, palette)
+            if mixed:
+                line.blit(self._mask, 0, -y, self._key, self._accent)
             below[:] = top
-        self.write_data(self._stripbuf)
+            self.pixels(self._stripbuf)
 
 
 class ST7789_SPI(ST7789):
@@ -182,3 +180,5 @@ class ST7789_SPI(ST7789):
     reset = spi_reset
     write_cmd = spi_write_cmd
     write_data = spi_write_data
+    begin_pixels = spi_begin_pixels
+    end_pixels = spi_end_pixels

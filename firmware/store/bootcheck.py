@@ -218,14 +218,19 @@ def _reconcile(store, closed, live, notes):
         e.flags |= ix.LOST | ix.DAMAGED
         changes[game_id] = e
         notes.append(("game_lost", game_id))
-    rebuilt = 0
-    for game_id in sorted(closed):
+    # Only the journals whose entry is missing or wrong are listed (seldom any): a sorted list of
+    # every closed game would be one more block of the history's size at boot.
+    stale = []
+    for game_id in closed:
         size = closed[game_id][0]
         if size is None:
             size = closed[game_id][1]
         i = idx.find(game_id)
-        if i >= 0 and idx.sizes[i] == size and not idx.flags[i] & ix.LOST:
-            continue
+        if i < 0 or idx.sizes[i] != size or idx.flags[i] & ix.LOST:
+            stale.append((game_id, size))
+    stale.sort()  # in id order (the notes say so in every run)
+    rebuilt = 0
+    for game_id, size in stale:
         changes[game_id] = _rebuild_entry(store, game_id, size, notes)
         rebuilt += 1
     if changes:

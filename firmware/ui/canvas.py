@@ -160,17 +160,30 @@ class Canvas:
         fg = 0 if invert else 1
         if invert:
             fb.fill_rect(x, y, len(s) * 8, 8, 1)
-        start = 0
-        for i in range(len(s)):
-            if ord(s[i]) >= 128:
+        # The characters framebuf's font lacks are found in the UTF-8 bytes, not by s[i]: each
+        # character a str hands out that way becomes an interned string (a qstr) for good, and
+        # the interned strings' table grows in blocks of hundreds of bytes.
+        data = s.encode()
+        start = i = at = 0  # characters drawn so far, this character, its first byte
+        if len(data) == len(s):  # ASCII alone: framebuf's font has it all
+            at = len(data)
+        while at < len(data):
+            b = data[at]
+            if b < 0x80:
+                at += 1
+            else:
+                size = 2 if b < 0xE0 else 3 if b < 0xF0 else 4
                 if i > start:
                     fb.text(s[start:i], x + start * 8, y, fg)
+                glyph = _glyph(str(data[at:at + size], "utf-8"))
                 # Glyph 0-bits stay transparent; inverted cells are drawn whole through a palette.
                 if invert:
-                    fb.blit(_glyph(s[i]), x + i * 8, y, -1, _DARK)
+                    fb.blit(glyph, x + i * 8, y, -1, _DARK)
                 else:
-                    fb.blit(_glyph(s[i]), x + i * 8, y, 0)
+                    fb.blit(glyph, x + i * 8, y, 0)
                 start = i + 1
+                at += size
+            i += 1
         if start < len(s):
             fb.text(s[start:] if start else s, x + start * 8, y, fg)
 

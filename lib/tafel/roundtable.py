@@ -1,15 +1,18 @@
 # Compact storage of a game's rounds: fixed-size chunks of 16-bit cells, one row per round.
 #
-# A row is the winner's seat followed by every seat's hand. Chunks of 16 rows
+# A row is the winner's seat followed by every seat's hand. Chunks of 8 rows
 # are allocated whole, so a long game never needs one large contiguous block
 # (on a small MicroPython heap, growing a single array fails from fragmentation
-# long before the heap is full).
+# long before the heap is full): 176 bytes at most (ten seats), made straight
+# from a zero row of the same size kept here, never from a temporary copy (late
+# in a long evening the heap's free runs are mostly shorter than 300 bytes).
 from array import array
 
 from .compat import const
 
-ROWS_PER_CHUNK = const(16)
+ROWS_PER_CHUNK = const(8)
 EMPTY = const(0xFFFF)  # no hand (eliminated seat) / no winner
+_ZEROS = bytes(ROWS_PER_CHUNK * 11)  # a chunk's cells at most (ten seats and the winner), each 0
 
 
 class RoundTable:
@@ -21,7 +24,8 @@ class RoundTable:
         """Store round `index` (an existing one or the next); None means EMPTY."""
         chunk = index // ROWS_PER_CHUNK
         while chunk >= len(self.chunks):
-            self.chunks.append(array("H", bytes(2 * ROWS_PER_CHUNK * self.width)))
+            # The cells from a view of the zeros: the array is the only block made for them.
+            self.chunks.append(array("H", memoryview(_ZEROS)[:ROWS_PER_CHUNK * self.width]))
         cells = self.chunks[chunk]
         base = (index % ROWS_PER_CHUNK) * self.width
         cells[base] = EMPTY if winner is None else winner

@@ -84,7 +84,7 @@ def test_build_wires_the_ili9341_and_the_inputs():
 
 def test_the_picture_costs_a_quarter_of_the_glass_in_one_bit_a_pixel():
     d, bus = _recorded(pixel_scale=2)
-    assert len(d.buffer) == 160 * 120 // 8 == 2400 and len(d._stripbuf) == 320 * 4 * 2
+    assert len(d.buffer) == 160 * 120 // 8 == 2400 and len(d._stripbuf) == 320 * 2 * 2
     full, bus = _recorded(pixel_scale=1, text_scale=2)
     assert len(full.buffer) == 9600 and (full.width, full.height) == (320, 240)
     with pytest.raises(ValueError):
