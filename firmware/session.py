@@ -1,7 +1,17 @@
 # The running game: every change is saved to flash first, then applied and shown.
+import gc
+
+import reserve
 from tafel import Game
 
 OVER = "over"  # settings key: the id of a game whose end is on screen and not yet seen
+
+
+class NotLoaded(Exception):
+    """The change is on flash, but the game did not fit in memory again: the heap ran out while
+    the change was applied and once more while the game was replayed from flash (the screens
+    still held the old game). The UI says the change is saved, lets go of its screens and tries
+    once more (ui/app.py reload_saved())."""
 
 
 class Session:
@@ -17,6 +27,7 @@ class Session:
         self.clock = clock
         self.game = None
         self.game_id = None
+        reserve.keep()
 
     def resume(self):
         """Load the unfinished game from flash, if there is one; else a game whose
@@ -37,9 +48,27 @@ class Session:
         return self.game
 
     def reload(self):
-        # After a screen crash: throw away memory, trust only what is on flash.
-        if self.game_id is not None:
-            self.game = self.store.load_game(self.game_id)
+        """After a screen crash or a heap that ran out: throw away memory, trust only what is on
+        flash. The old game is let go first and the heap collected, so the replay has the room
+        of whatever nothing else holds; a replay the heap refuses is tried once more after
+        another collection. When it fails there is no game in memory (the flash keeps it)."""
+        if self.game_id is None:
+            return
+        self.game = None
+        for attempt in (0, 1):
+            gc.collect()
+            try:
+                self.game = self.store.load_game(self.game_id)
+                return
+            except MemoryError:
+                if attempt:
+                    raise
+
+    def load_saved(self):
+        """After NotLoaded, once the screens let go of the old game: the game from flash (MemoryError
+        if it still does not fit), and what its change asks of the store when it ended the game."""
+        self.reload()
+        self._settled()
 
     def start(self, players, variant, target, values=None, dealer=0):
         """A new game (values: house card values by rank word; dealer: the seat index that
@@ -87,12 +116,25 @@ class Session:
             pass
 
     def _save(self, record):
-        self.store.append(self.game_id, record)  # durable from here: nothing below may say "not saved"
+        # Late in a long evening the heap's free space lies in runs mostly shorter than the few
+        # hundred bytes a save needs in one piece (the files it opens, the game's next chunk of
+        # rounds): the reserve is let go for them, and kept again after (reserve.py).
+        reserve.let_go()
         try:
-            self.game.apply(record)
-        except MemoryError:  # the game in memory is half changed; the flash has the whole truth
-            self.game = None
-            self.reload()
+            self.store.append(self.game_id, record)  # durable from here: nothing below may say "not saved"
+            try:
+                self.game.apply(record)
+            except MemoryError:  # the game in memory may be half changed; the flash has the whole truth
+                try:
+                    self.reload()
+                except MemoryError:
+                    raise NotLoaded() from None
+            self._settled()
+        finally:
+            reserve.keep()
+
+    def _settled(self):
+        # A change is on flash and in the game: a game it ended is put away.
         if self.game.finished:
             self.store.game_finished(self.game_id, self.game)
             settings = dict(self.store.settings)

@@ -17,7 +17,7 @@
 # SHA-256 of every frozen file as a bundle carries it), which updates compare
 # bundles with. The image's build writes it first (python -m tafel_host.appimage).
 package("tafel", base_path="../../lib")
-for _name in ("assemble.py", "board.py", "clock.py", "power.py", "runner.py", "session.py", "startup.py"):
+for _name in ("assemble.py", "board.py", "clock.py", "power.py", "reserve.py", "runner.py", "session.py", "startup.py"):
     module(_name, base_path="..")
 for _pkg in ("drivers", "link", "recovery", "store", "ui", "update"):
     package(_pkg, base_path="..")

@@ -203,6 +203,7 @@ class App:
             self.recover()
 
     def recover(self):
+        self._let_go()  # the screens' game too: the replay has its room
         try:
             self.session.reload()
             self.show_game()
@@ -213,3 +214,28 @@ class App:
             self.open("home")
         self.notify(self.t("crashed"))
         self.screen.touch()
+
+    def reload_saved(self, key):
+        """A change is on flash but the game did not fit in memory again (session.NotLoaded): every
+        screen lets go (and the game it holds; the caller's screen drops its own), the game is
+        replayed from flash and shown with the notice `key`, which says what is true: the change
+        is saved. If even then the heap cannot hold the game, the device restarts into it (where
+        it can: `restart`), else home says so; the game is on flash either way."""
+        self._let_go()
+        try:
+            self.session.load_saved()
+        except MemoryError:
+            self.open("home")
+            self.notify(self.t("saved_restart"))
+            if self.restart is not None:
+                self.render()  # the notice on the glass before the restart
+                self.restart()
+            return
+        self.show_game()
+        self.notify(self.t(key))
+
+    def _let_go(self):
+        while self.stack:
+            self.stack.pop().on_hide()
+        self.message = None
+        self._forget()

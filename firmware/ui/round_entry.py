@@ -3,6 +3,7 @@
 # Keys: digits type a hand, B (+) starts another addend (a team mate's hand,
 # or card by card), A marks the Sieger, C/D move, * deletes (or goes back),
 # # moves on; # on the last seat shows the round's result, a second # saves.
+from session import NotLoaded
 from tafel.game import MAX_HAND
 from tafel.variants import code, round_score
 from ui.names import short_names, window
@@ -281,6 +282,10 @@ class RoundEntry(Screen):
                 app.session.edit_round(self.edit_index, self.hands(), winner)
         except ValueError as err:  # the core refused: show why, change nothing
             self.note = app.refusal(err)
+            return
+        except NotLoaded:  # on flash, but the heap would not hold the game again
+            self.game = None  # let go of it too: the replay needs its room
+            app.reload_saved("saved")
             return
         except Exception as err:  # the flash refused: the round is NOT saved
             if app.log is not None:

@@ -1,5 +1,6 @@
 # The running game's rounds, newest first: # edits one (with the result shown before
 # saving), and the last entry ends the game early after a confirmation.
+from session import NotLoaded
 from ui.names import short_names
 from ui.screen import ListScreen
 
@@ -64,7 +65,13 @@ class Rounds(ListScreen):
         except ValueError as err:
             app.notify(app.refusal(err))
             return
-        except Exception:
+        except NotLoaded:  # on flash, but the heap would not hold the game again
+            self.game = None
+            app.reload_saved("saved")
+            return
+        except Exception as err:  # the flash refused: the end is NOT saved
+            if app.log is not None:
+                app.log(err)
             app.notify(app.t("not_saved"))
             return
         app.show_game()

@@ -7,6 +7,7 @@
 # as the largest. The card values stand beside the totals when there is room,
 # else in rows below the seats. C/D scroll a list longer than the screen; the
 # title says which lines show.
+from session import NotLoaded
 from tafel.cards import RANKS
 from ui.names import short_names, window
 from ui.screen import Screen, title_bar
@@ -101,7 +102,13 @@ class Standings(Screen):
         except ValueError as err:
             app.notify(app.refusal(err))
             return
-        except Exception:
+        except NotLoaded:  # on flash, but the heap would not hold the game again
+            self.game = None
+            app.reload_saved("undone")
+            return
+        except Exception as err:  # the flash refused: the undo is NOT saved
+            if app.log is not None:
+                app.log(err)
             app.notify(app.t("not_saved"))
             return
         app.notify(app.t("undone"))

@@ -8,6 +8,7 @@ TEXTS = (
     ("crashed", "Fehler! Spiel ok"),
     ("saved", "Gespeichert"),
     ("not_saved", "Nicht gesichert!"),
+    ("saved_restart", "Gesichert,neu an"),  # on flash, but the game does not fit the heap: restart
     # home
     ("home", "Tafel"),
     ("new_game", "Neues Spiel"),

@@ -3,6 +3,7 @@ TEXTS = (
     ("crashed", "Error! Game safe"),
     ("saved", "Saved"),
     ("not_saved", "NOT saved!"),
+    ("saved_restart", "Saved; restart"),
     # home
     ("home", "Tafel"),
     ("new_game", "New game"),

@@ -1,7 +1,7 @@
 # The running game's session: "durable, then visible", and never a "not saved" for a round on flash.
 from clock import SimClock
 from evening import boot
-from session import Session
+from session import NotLoaded, Session
 
 
 def _session():
@@ -43,3 +43,27 @@ def test_a_refused_round_changes_nothing():
     else:
         raise AssertionError("a round without a winner was taken")
     assert len(session.game.rounds) == 0 and len(store.load_game(session.game_id).rounds) == 0
+
+
+def test_a_round_on_flash_that_will_not_fit_in_memory_again_says_so_and_loads_once_there_is_room():
+    # The heap runs out while the round is applied and again while the game is replayed from
+    # flash: the round is durable, so the session says NotLoaded (not a flash failure) and the
+    # UI lets go of its screens before asking for the game once more.
+    _, store, session = _session()
+
+    def no_memory(*args):
+        raise MemoryError("memory allocation failed")
+
+    session.game.apply = no_memory
+    load = store.load_game
+    store.load_game = no_memory
+    try:
+        session.save_round({"Ben": 36, "Cleo": 53}, "Anna")
+    except NotLoaded:
+        pass
+    else:
+        raise AssertionError("no NotLoaded")
+    assert session.game is None  # nothing half changed is kept
+    store.load_game = load
+    session.load_saved()
+    assert session.game.totals()[0] == ("Anna", 89) and len(session.game.rounds) == 1

@@ -37,6 +37,36 @@ def test_worked_example_result_then_saved_standings():
     assert dev.errors == []
 
 
+def test_a_saved_round_the_heap_cannot_replay_at_once_still_says_saved():
+    # After hours of play the heap may refuse the game twice after a round is on flash (applying
+    # it, then replaying it from flash): the screen must say what is true, "Gespeichert", and
+    # show the game from flash once its screens let go of the old one, never "Nicht gesichert!".
+    dev = device()
+    worked_example(dev)
+    dev.play("#")
+    store, session = dev.app.store, dev.app.session
+    refusals = [2]  # the replay fails twice (once, and once more after a collection), then fits
+
+    def no_memory(*args):
+        raise MemoryError("memory allocation failed")
+
+    load = store.load_game
+
+    def tight(game_id):
+        if refusals[0]:
+            refusals[0] -= 1
+            raise MemoryError("memory allocation failed")
+        return load(game_id)
+
+    session.game.apply = no_memory
+    store.load_game = tight
+    dev.play("#")
+    screen = dev.screen()
+    assert screen[0].startswith("Stand R1") and screen[1].split()[:2] == ["Anna", "89"]
+    assert screen[-1] == "Gespeichert"
+    assert dev.errors == []
+
+
 def test_standings_show_card_values_and_next_dealer():
     dev = device()
     worked_example(dev)
