@@ -10,6 +10,8 @@
 # every boot; this module is frozen into the firmware image (or an .mpy).
 import sys
 
+from micropython import const
+
 import board
 from drivers.events import EventQueue
 from runner import Runner
@@ -18,6 +20,7 @@ from store.fsys import Disk
 from store.store import Store
 
 PROFILE = "/board.json"
+_MODULES = const(74)  # the module that makes sys.modules' table grow from 73 entries to 97
 
 
 def assemble(machine, profile, clock, make_power, transport, device_id, vol=None, capture=False, log=None,
@@ -28,6 +31,11 @@ def assemble(machine, profile, clock, make_power, transport, device_id, vol=None
     make_power(hw): the deep sleep's Power for the built board, or None; vol: the flash's
     VfsLfs2 when it is not mounted at / (tests); disk: the store's Disk, if not the
     flash's /data (bench); log(err): crash reports."""
+    _room_for_modules()
+    if transport is not None:
+        # The link's code before the game is loaded, while the heap is young: its wire format's
+        # names (tafel/wire.py) take one 776-byte table, which after a game's boot may find no room.
+        from link.link import Link
     hw = board.build(profile, machine)
     power = make_power(hw)
     # wlan: network.WLAN, imported when an update over Wi-Fi asks; restart: after an update over
@@ -36,10 +44,24 @@ def assemble(machine, profile, clock, make_power, transport, device_id, vol=None
                 wlan=lambda: board.wlan(machine), restart=machine.reset)
     link = None
     if transport is not None:  # the protocol of docs/protocol.md on the USB serial, beside the REPL
-        from link.link import Link
-
         link = Link(transport, app, device_id, log, machine.reset)  # reset: after an update's switch
     return Runner(app, hw, EventQueue(), link)
+
+
+def _room_for_modules():
+    # sys.modules is one hash table, made anew 4/3 its size when it is full: the 74th module needs
+    # 97 entries, 776 bytes in one block. The app holds about 70 modules (in the simulator) and an
+    # update imports several more (update/stage.py); after hours of play the heap has free runs of
+    # a few hundred bytes, seldom one that long, and that import would fail. So the table takes
+    # that size now, while the heap is young: 192 bytes more than the 73 entries it has otherwise.
+    mods = sys.modules
+    n = 0
+    while len(mods) < _MODULES:
+        mods[n] = None
+        n += 1
+    while n:
+        n -= 1
+        del mods[n]
 
 
 def run():

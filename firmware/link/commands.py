@@ -6,8 +6,6 @@ from tafel import wire
 from tafel.records import MAX_NUMBER, put_text, put_varint, varints
 from tafel.wire import Body, WireError
 
-from . import export
-
 PAGE = const(12)  # summaries read from the index at a time for LIST
 MAX_NAMES = const(128)  # names a roster push may gather (the store keeps 64)
 MAX_MARK = const(20)  # games one MARK may name
@@ -142,6 +140,8 @@ def list_games(link, r):
     ids = [i for i in store.history() if i > after]
     ids.reverse()
     j = store.journals()
+    from . import export  # the export's module: imported by the first LIST or EXPORT, not by every request
+
     entries = bytearray()
     n = 0
     full = False
@@ -160,6 +160,8 @@ def list_games(link, r):
 
 
 def start_export(link, r):
+    from . import export
+
     store = link.app.store
     asked = []  # a host on a noisy line asks for smaller DATA frames (docs/protocol.md, EXPORT)
     ids, total, cursor = export.plan(store, r, asked)

@@ -96,8 +96,15 @@ class Link:
         self._restart_at = self._now + RESTART_MS
 
     def end(self):
-        """Ends the session: Ctrl-C interrupts again, the mark goes, an export or a question stops."""
+        """Ends the session: Ctrl-C interrupts again, the mark goes, an export or a question stops,
+        an update's staging code lets go of the heap (its state is on flash: the next session's
+        requests take it up again, update/stage.py)."""
         self._reset()
+        if self.stager is not None:
+            self.stager = None
+            from update.stage import forget
+
+            forget()
         if self.active:
             self.active = False
             self.t.guard(False)

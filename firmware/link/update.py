@@ -7,8 +7,10 @@
 # keyboard interrupt is off in a session) in blocks of part, offset, length,
 # data and CRC32, never more than wire.UPDATE_WINDOW bytes beyond what the
 # device said it took (the 260-byte UART ring). The Receiver takes them
-# straight into one block buffer instead of the link's line reader, puts
-# each good block on flash through the Stager and says how far it got in
+# straight into the Stager's block pieces instead of the link's line reader
+# (four pieces of 256 bytes, not one 1 KB buffer: a long-running app's heap
+# has holes that size, seldom a 1 KB one), puts each good block on flash
+# through the Stager and says how far it got in
 # UPDATE_RX frames: bytes taken (the host's credit) and bytes on flash. A bad
 # CRC, a header that makes no sense, or RAW_IDLE_MS without a byte (by the
 # injected clock) ends the stream, and the host starts again from what the
@@ -81,21 +83,35 @@ def _detail(err):
 
 
 class Receiver:
-    """Takes an UPDATE_SEND's counted bytes; the link calls poll(now) in place of its line reader."""
+    """Takes an UPDATE_SEND's counted bytes; the link calls poll(now) in place of its line reader.
+
+    A block's bytes go into three places: its header and CRC into a 12-byte buffer, its data
+    into the Stager's block pieces (Stager.pieces: wire.UPDATE_BLOCK bytes in pieces of
+    stage.PIECE, never one 1 KB run of heap, which a long-running app's fragmented heap may not have).
+    The CRC is taken piece by piece as they fill; only a block whose CRC holds goes to flash."""
 
     def __init__(self, link, stager, seq, total, now):
         self.link = link
         self.st = stager
         self.seq = seq
         self.left = total  # counted bytes still to come
-        self.buf = bytearray(_HEAD + wire.UPDATE_BLOCK + 4)  # one block: header, data, CRC
-        self.view = memoryview(self.buf)
-        self.pos = 0  # bytes of the block in buf
-        self.want = _HEAD  # bytes of the block to have before the next step of it
+        self.head = bytearray(_HEAD + 4)  # the block's header, then its CRC
+        self.pieces = stager.pieces()  # wire.UPDATE_BLOCK bytes in all
+        self.piece = len(self.pieces[0])
+        self.length = 0  # the block's data bytes (0: its header is coming)
+        self.got = 0  # of them in the pieces
+        self.crc = 0
+        self._aim(memoryview(self.head)[:_HEAD])
         self.taken = 0  # counted bytes read so far
         self.done = 0  # counted bytes whose blocks are on flash
         self.heard = now
         self.told = 0  # self.taken + self.done when UPDATE_RX last went out
+
+    def _aim(self, view):
+        # The next bytes of the stream go into view, until it is full.
+        self.view = view
+        self.pos = 0
+        self.want = len(view)
 
     def take(self, data, now):
         """Bytes the link read already (behind the UPDATE_SEND line in the same read)."""
@@ -110,7 +126,7 @@ class Receiver:
         t = self.link.t
         got = 0
         # The transport fills the block straight from the serial (one C-level read a byte on
-        # the device's stdin; a whole block's CRC is one C call), never more than the block wants.
+        # the device's stdin; a piece's CRC is one C call), never more than the block wants.
         while got < READ_MAX and self.link.raw is self:
             n = t.readinto(self.view[self.pos:min(self.want, self.pos + self.left)])
             if not n:
@@ -134,21 +150,38 @@ class Receiver:
             if not self.left or self.left < 0:
                 self._end(wire.RX_BAD)  # the count ends inside a block
             return
-        buf = self.buf
-        if self.want == _HEAD:
-            length = buf[6] | buf[7] << 8
+        head = self.head
+        if not self.length:  # the header is in
+            length = head[6] | head[7] << 8
             if not 0 < length <= wire.UPDATE_BLOCK or length + 4 > self.left:
                 self._end(wire.RX_BAD)
                 return
-            self.want = _HEAD + length + 4
+            self.length = length
+            self.got = 0
+            self.crc = crc32(memoryview(head)[:_HEAD])
+            self._aim(memoryview(self.pieces[0])[:min(length, self.piece)])
             return
-        end = self.want - 4
-        if crc32(self.view[:end]) != struct.unpack_from("<I", buf, end)[0]:
+        if self.got < self.length:  # a piece is full
+            self.crc = crc32(self.view, self.crc)
+            self.got += self.want
+            left = self.length - self.got
+            if left:
+                self._aim(memoryview(self.pieces[self.got // self.piece])[:min(left, self.piece)])
+            else:
+                self._aim(memoryview(head)[_HEAD:])
+            return
+        # the CRC is in: the block is whole
+        length = self.length
+        self.length = 0
+        self._aim(memoryview(head)[:_HEAD])
+        if self.crc != struct.unpack_from("<I", head, _HEAD)[0]:
             self._end(wire.RX_BAD)
             return
-        part, offset = struct.unpack_from("<HI", buf)
+        part, offset = struct.unpack_from("<HI", head)
+        pieces, size = self.pieces, self.piece
+        data = tuple(memoryview(pieces[i])[:min(size, length - i * size)] for i in range((length + size - 1) // size))
         try:
-            self.st.put(part, offset, self.view[_HEAD:end])  # returns once the bytes are on flash
+            self.st.put(part, offset, data)  # returns once the bytes are on flash
         except UpdateError as err:
             self._fail("update", _detail(err))
             return
@@ -156,8 +189,6 @@ class Receiver:
             self._fail("store", "errno %s" % err.args[0])
             return
         self.done = self.taken
-        self.pos = 0
-        self.want = _HEAD
         self.heard = now
         self.link._seen = now  # a good block keeps the session
         if not self.left:
@@ -185,10 +216,9 @@ class Receiver:
 def _stager(link):
     st = getattr(link, "stager", None)
     if st is None:
-        from update.stage import Stager
-        from update.trusted import TRUSTED_KEYS
+        from update import stage  # (the name as written here: no new interned string when it is imported)
 
-        st = Stager(link.app.store.update_volume(), TRUSTED_KEYS)
+        st = stage.stager(link.app.store.update_volume())
         link.stager = st
     return st
 

@@ -59,9 +59,9 @@
 # heap does not grow (the heap bench's one-area runs).
 # --heap-watch: the heap's peak, sampled after every step of the firmware,
 # and the deepest C stack, said on stderr at the end (sim/chipstats.py).
-# --idle: no firmware, only what the simulator itself puts into the heap (with
-# the USB serial's stand-in when the serial is given; "wifi": and the Wi-Fi's)
-# (the wire, the chip's pins, the flash mounted); said on stderr at the end.
+# --idle: no firmware, only what the simulator itself puts into the heap (the
+# wire, the chip's pins, the flash mounted; with the USB serial's stand-in when
+# the serial is given; "wifi": and the Wi-Fi's), said on stderr ("heap-idle N").
 import sys
 
 _G, _N, _Q = 71, 78, 81  # the launcher's commands (sim/wire.py)

@@ -12,10 +12,11 @@ from update.stage import HEAD
 
 def feed(st, stream, step):
     """Stage the bundle `stream` holds through the Stager st; its manifest. Then st.finish()."""
-    # Every read goes into the Stager's buffer (a new bytes object per step would need `step`
-    # bytes in one block each time, which the fragmented heap may not have). put() is done with
-    # each piece before the buffer is used again for unpacking.
-    view = memoryview(st.buf if step <= len(st.buf) else bytearray(step))
+    # Every read goes into one of the Stager's block pieces (a new bytes object per step would
+    # need `step` bytes in one block each time, which the fragmented heap may not have); not into
+    # its own buffer, which put() reads a stale file of the target slot into before it writes.
+    piece = st.pieces()[0]
+    view = memoryview(piece if step <= len(piece) else bytearray(step))
     n = _fill(stream, view[:20])
     size = n + 64 + ((view[10] << 8) | view[11] if n == 20 else 0)
     st._may_begin(size)

@@ -23,7 +23,7 @@ from binascii import unhexlify
 
 from tafel.bundle.errors import UpdateError
 
-CHUNK = 1024  # bytes put() at a time: one flash append each
+CHUNK = 1024  # bytes put() at a time: one flash append each, gathered in the Stager's pieces (4 x 256)
 TIMEOUT_S = 10  # a server that says nothing this long is gone
 RETRIES = 3
 OFFER = "/tafel/offer"
@@ -54,6 +54,7 @@ class Http:
         self.sock = s
 
     def close(self):
+        self.left = 0  # nothing more comes of this body
         if self.sock is not None:
             self.sock.close()
             self.sock = None
@@ -163,7 +164,8 @@ def steps(stager, http, offer, chunk=CHUNK):
     head = offer["head"]
     stager.begin(unhexlify(offer["id"]), head)
     _, have, _ = stager.status()
-    buf = bytearray(chunk)
+    # The Stager's block pieces, not a buffer of `chunk` bytes: no 1 KB run of heap needed.
+    buf = (stager.pieces(), chunk)
     job = [0, offer["size"] - have]  # done, total: the bundle's size until the head says more
     yield from _fetch(stager, http, offer, 0, 0, have, head, buf, job)
     _, _, wanted = stager.status()
@@ -187,8 +189,8 @@ def _fetch(stager, http, offer, what, base, have, size, buf, job):
             if status != 206 or length != size - have:
                 raise UpdateError("bad_offer", status)
             while http.left:
-                n = http.readinto(buf)
-                now = stager.put(what, have, bytes(memoryview(buf)[:n]))
+                n, data = _gather(http, buf)
+                now = stager.put(what, have, data)
                 if now != have + n:  # not where we were: ask again from where the Stager is
                     have = now
                     http.close()
@@ -204,4 +206,30 @@ def _fetch(stager, http, offer, what, base, have, size, buf, job):
                 raise UpdateError("server_gone")
             _, have, wanted = stager.status()
             if what:
-                have = dict(wanted).get(what - 1, size)
+                have = size
+                for i, got in wanted:
+                    if i == what - 1:
+                        have = got
+
+
+def _gather(http, buf):
+    # Up to `chunk` bytes of the body into the pieces: (bytes, a tuple of views of them for put).
+    pieces, chunk = buf
+    views = []
+    n = 0
+    for piece in pieces:
+        if not http.left or n >= chunk:
+            break
+        view = memoryview(piece)[:min(len(piece), chunk - n)]
+        got = 0
+        try:
+            while got < len(view) and http.left:
+                got += http.readinto(view[got:])
+        except OSError:  # the line dropped: what came before it is kept (put), then the drop is handled
+            if not n + got:
+                raise
+            views.append(view[:got])
+            return n + got, tuple(views)
+        views.append(view[:got])
+        n += got
+    return n, tuple(views)

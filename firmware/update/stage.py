@@ -1,6 +1,7 @@
 # Staging an update into the slot beside the running one, then switching to it.
 #
 #   st = Stager(vol, TRUSTED_KEYS)           # vol: None on the device, the VfsLfs2 in the simulator
+#   st = stager(vol)                         # the same with the running version's trust store
 #   st.begin(bundle_id, head_len)            # a new bundle, or the same one resumed
 #   st.put(0, offset, bytes)                 # the bundle's head: header, manifest, signature
 #   st.status()                              # what is there: head bytes, then files still wanted
@@ -33,6 +34,7 @@
 from micropython import const
 
 import bootsel
+import reserve
 from store.fsys import Disk
 from tafel.bundle import header
 from tafel.bundle.errors import UpdateError
@@ -45,6 +47,8 @@ _ID_FILE = const("app/stage/id")
 HEAD = "app/stage/head"
 _MAX_HEAD = const(20 + 16384 + 64)  # header, MAX_MANIFEST, signature
 RESERVE = const(64)  # flash blocks an update leaves free: store/space.py's RUNNING + NEW_GAME
+PIECE = 256  # bytes of one block piece (pieces()) and of the Stager's own buffer
+_PIECES = const(4)  # pieces of a block: 1 KB, wire.UPDATE_BLOCK and update/fetch.py's CHUNK
 _RUNNING_MPY = const(-1)  # Stager's mpy: this interpreter's (parts.RUNNING_MPY), looked up when needed
 
 # What status() says of the transfer.
@@ -71,7 +75,8 @@ class Stager:
         self.target = "b" if self.current == "a" else "a"
         self.manifest = None
         self._head = None  # the head, open while the manifest reads its entries from it
-        self.buf = bytearray(512)  # parts.CHUNK
+        self.buf = bytearray(PIECE)  # reading, hashing, inflating, copying: a piece at a time
+        self._pieces = None  # pieces(): made when a transfer first needs them
         self.image = image.load()  # None on stock MicroPython
         self._id = None
         self._head_len = 0
@@ -135,10 +140,10 @@ class Stager:
         if self._id is None:
             return _NONE, 0, []
         have = self.disk.size(HEAD) or 0
-        if self.manifest is None:
+        m = self._checked()
+        if m is None:
             return _HEAD_PART, have, []
         wanted = []
-        m = self.manifest
         for i in range(len(m.files)):
             entry = m.files[i]
             if self._in_image(entry) or self._staged(entry) or self._local(entry):
@@ -150,41 +155,71 @@ class Stager:
             wanted.append((i, got))
         return _READY, have, wanted
 
+    def pieces(self):
+        """The buffers a transfer gathers one block (1 KB) in before put() takes it: _PIECES
+        bytearrays of PIECE bytes, made once. Not one bytearray of 1 KB: after hours of play the
+        heap has free runs of a few hundred bytes, seldom one of a kilobyte."""
+        if self._pieces is None:
+            self._pieces = [bytearray(PIECE) for _ in range(_PIECES)]
+        return self._pieces
+
     def put(self, what, offset, data):
-        """Append bytes at `offset` to the head (what 0) or to file what-1's body.
+        """Append bytes at `offset` to the head (what 0) or to file what-1's body; data is a
+        bytes-like object or a tuple of them (a block in pieces, written one after the other).
 
         Returns the bytes now there (durable). A chunk already there is not
         written again; one beyond the end writes nothing (the answer says where
         to go on from)."""
         if self._id is None:
             raise UpdateError("no_transfer")
+        entry = None
         if what == 0:
             name, size = HEAD, self._head_len
         else:
-            m = self.manifest
+            m = self._checked()
             if m is None or what > len(m.files):
                 raise UpdateError("no_transfer")
             entry = m.files[what - 1]
             name, size = self._part(what - 1), entry.stored
             if self._staged(entry):
                 return size
+        reserve.let_go()  # the files this opens need runs of heap a long-running app seldom has
+        try:
+            return self._put(what, name, size, entry, offset, data)
+        finally:
+            reserve.keep()
+
+    def _put(self, what, name, size, entry, offset, data):
         have = self.disk.size(name) or 0
-        if offset != have or not data:
+        pieces = data if type(data) is tuple else (data,)
+        n = 0
+        for piece in pieces:
+            n += len(piece)
+        if offset != have or not n:
             return have
-        if have + len(data) > size:
-            raise UpdateError("too_large", (have + len(data), size))
+        if have + n > size:
+            raise UpdateError("too_large", (have + n, size))
         f = self.disk.open(name, "ab")
         try:
-            f.write(data)
+            for piece in pieces:
+                f.write(piece)
         finally:
             f.close()  # committed on flash: the ACK may go
-        have += len(data)
+        have += n
         if have == size:
             if what == 0:
                 self._open_head()
             else:
                 self._unpack(entry, name)
         return have
+
+    def _checked(self):
+        # The checked manifest, or None while the head is not whole. A Stager made anew (the link
+        # lets it go when a session ends; the next session's requests make another) reads and
+        # checks it again from the head on flash, as begin() does.
+        if self.manifest is None and self._id is not None and self.disk.size(HEAD) == self._head_len:
+            self._open_head()
+        return self.manifest
 
     def _open_head(self):
         # The whole head is there: check it as the device's bundle reader does. A manifest held
@@ -193,7 +228,7 @@ class Stager:
         header.forget(("tafel.bundle.parts", "tafel.bundle.manifest"))
         f = self.disk.open(HEAD, "rb")
         try:
-            checked = header.check(f, self.trusted)  # before _parts(): not beside the crypto
+            checked = header.check(f, self.trusted, self.buf)  # before _parts(): not beside the crypto
             m = _parts().parse_checked(f, checked)
             checked = None
             mpy = _parts().RUNNING_MPY if self.mpy == _RUNNING_MPY else self.mpy
@@ -274,6 +309,7 @@ class Stager:
         Returns the new version. After it, the next boot runs the new slot on trial."""
         if self._id is None or self.disk.size(HEAD) != self._head_len:
             raise UpdateError("no_transfer")
+        self._pieces = None  # the transfer is over: its kilobyte goes back to the heap first
         self._open_head()  # the signature again, from flash
         from update.switch import switch
 
@@ -291,7 +327,7 @@ class Stager:
         self._id = None
         self._head_len = 0
 
-    def feed(self, stream, step=512):
+    def feed(self, stream, step=PIECE):
         """Stage a whole bundle read from `stream` from its start (a file, a socket's
         HTTP body): the head, then each body in order, kept where it is wanted and
         skipped where the device has that file already. Then finish() switches."""
@@ -305,6 +341,23 @@ class Stager:
     def abort(self):
         """Forget the bundle being staged (its files in the other slot stay until the next one)."""
         self._clear_stage()
+
+
+def stager(vol):
+    """The Stager for an update of the running version (link/update.py, ui/wifi_update.py): its
+    trust store read from update/trusted.py, whose module goes again at once (the keys stay)."""
+    from update.trusted import TRUSTED_KEYS
+
+    header.forget(("update.trusted",))
+    return Stager(vol, TRUSTED_KEYS)
+
+
+def forget():
+    """Let the staging code go once no transfer is under way (link/link.py, when a session ends:
+    the state is on flash, and the next transfer imports it again and resumes)."""
+    header.forget(("link.update", "update.stage", "update.image", "update.switch",
+                   "update.complete", "update.feed", "tafel.bundle.parts", "tafel.bundle.manifest",
+                   "tafel.bundle.header"))
 
 
 def _parts():

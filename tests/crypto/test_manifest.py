@@ -64,6 +64,25 @@ def test_encode_then_parse():
     assert len(m.files) == 2 and m.files[-1] == main and list(m.files) == [game, main]
 
 
+def test_many_files_each_at_its_place():
+    # Files keeps its line ends and body offsets in arrays of a few dozen entries (no one block of
+    # heap grows with the bundle): every entry of a manifest with more files than one array holds,
+    # read by index (also from the end), by path and in a loop, has its own line and offset.
+    many = [("m/f%03d.mpy" % i, 100 + i, bytes([i]) * 32, "deflate" if i % 2 else "raw", 100 + i - (i % 2) * 7)
+            for i in range(77)]
+    m = parse(text(files=many))
+    assert len(m.files) == 77
+    at = 1000
+    for i, (path, size, sha, encoding, stored) in enumerate(many):
+        entry = m.files[i]
+        assert (entry.path, entry.size, entry.sha256, entry.encoding, entry.stored, entry.offset) == (
+            path, size, sha, encoding, stored, at)
+        assert m.file(path) == entry and m.files[i - 77] == entry
+        at += stored
+    assert list(m.files) == [m.files[i] for i in range(77)]
+    assert m.total_size == at and m.files_size == sum(f[1] for f in many)
+
+
 def test_downgrade_flag():
     m = parse(text("0.1.0", 0, "yes"))
     assert m.allow_downgrade is True and m.version == "0.1.0"

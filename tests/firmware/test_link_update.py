@@ -162,3 +162,19 @@ def test_a_block_for_the_wrong_place_writes_nothing_and_the_count_is_checked():
     (taken, done, state), _ = stream(host, short + short[:20])  # a block the count cuts off
     assert state == wire.RX_BAD and done == len(short)
     assert struct.unpack("<HIH", short[:8]) == (0, 0, 64)
+
+
+def test_a_session_that_ends_lets_the_staging_code_go():
+    # The state is on flash; the Stager, its block pieces and the staging modules leave the heap
+    # with the session (a new session's requests take the transfer up again: test_update_stage.py).
+    import sys
+
+    dev, host = session()
+    assert begin(host) == (1, 0, [])
+    head = b"".join(blocks([(0, 0, APP[:HEAD])], wire.UPDATE_BLOCK))
+    assert stream(host, head)[0][2] == wire.RX_DONE
+    assert dev.link.stager is not None and "update.stage" in sys.modules
+    host.ok(wire.BYE)
+    assert dev.link.stager is None and dev.link.raw is None
+    assert "update.stage" not in sys.modules and "tafel.bundle.parts" not in sys.modules
+    assert dev.errors == []

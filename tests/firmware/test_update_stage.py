@@ -12,7 +12,7 @@ import pytest
 from crypto.test_bundle_read import FIXTURE, PUBLIC
 
 import bootsel
-from appbundle import APP, HEAD, VERSION
+from appbundle import APP, HEAD, MAIN, VERSION
 from sim.flashdev import FlashDev
 from store import space
 from store.fsys import Disk
@@ -81,6 +81,47 @@ def test_the_switch_feeds_a_running_watchdog_file_by_file():
     finally:
         bootsel.wdt = None
     assert dog.fed == files  # once a file
+
+
+def test_a_new_stager_takes_up_a_transfer_from_what_is_on_flash():
+    # The link lets its Stager go when a session ends (link/link.py end()); the next session's
+    # requests make a new one, which checks the head on flash again and goes on where it stopped.
+    vol, _ = mount(FlashDev())
+    st = stager(vol)
+    head = head_of(APP)
+    st.begin(hashlib.sha256(head).digest()[:8], len(head))
+    st.put(0, 0, head)
+    wanted = st.status()[2]
+    assert wanted
+    st = stager(vol)
+    assert st.manifest is None and st.status() == (2, len(head), wanted)
+    m = fmt.parse(APP[fmt.HEADER_SIZE:HEAD - fmt.SIGNATURE_SIZE], APP[12:20], HEAD)
+    for i, got in wanted:
+        entry = m.files[i]
+        data = APP[entry.offset + got:entry.offset + entry.stored]
+        half = len(data) // 2
+        st = stager(vol)  # a new one for each body, which comes as a counted block does: in pieces
+        assert st.put(i + 1, got, (data[:half], memoryview(data)[half:])) == entry.stored
+    assert stager(vol).status()[2] == []
+    assert stager(vol).finish() == VERSION
+
+
+def test_a_bundle_fed_in_one_stream_over_an_older_slot():
+    # Stager.feed (a first install, sim/install.py): the target slot still holds an older
+    # version's files at the same paths; they are read to see whether they match, and that must
+    # not touch the bytes about to be written.
+    import io
+
+    vol, _ = mount(FlashDev())
+    disk = Disk(vol, "")
+    for folder in ("app", "app/a", "app/a/lib", "app/a/lib/tafel", "app/a/update"):
+        disk.mkdir(folder)
+    for path in ("main.py", "lib/tafel/version.mpy", "lib/tafel/words.txt", "update/trusted.mpy"):
+        disk.write_new("app/a/" + path, b"an older version's " + path.encode())
+    st = stager(vol)
+    st.feed(io.BytesIO(APP))
+    assert st.finish() == VERSION
+    assert disk.read("app/a/main.py") == MAIN
 
 
 # ---- a whole application, or nothing switched ---------------------------------------------

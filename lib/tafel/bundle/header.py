@@ -57,10 +57,11 @@ def signed_message(header, manifest_sha256):
     return bytes(header[:HEADER_SIZE]) + bytes(manifest_sha256)
 
 
-def check(stream, trusted_keys):
+def check(stream, trusted_keys, buf=None):
     """Read header, manifest and signature; (manifest length, key id, manifest SHA-256, raw) once
     the signature holds. raw: the manifest's bytes from a stream that cannot seek, else None (a
-    file or BytesIO is left after the signature, to read the manifest again). UpdateError if not."""
+    file or BytesIO is left after the signature, to read the manifest again). UpdateError if not.
+    buf: a bytearray the manifest is hashed through (the Stager's own; default 256 new bytes)."""
     header = read_exact(stream, HEADER_SIZE, "header")
     length, kid = unpack_header(header)
     key = None
@@ -73,11 +74,13 @@ def check(stream, trusted_keys):
     raw = None
     if type(stream).__name__ in _NATIVE:  # hashed a piece at a time, never whole in RAM
         hasher = hashlib.sha256()
-        buf = bytearray(512)
+        if buf is None:
+            buf = bytearray(256)
         view = memoryview(buf)
+        step = len(buf)
         left = length
         while left:
-            got = stream.readinto(view[:min(left, 512)])
+            got = stream.readinto(view[:min(left, step)])
             if not got:
                 raise UpdateError("truncated", "manifest")
             hasher.update(view[:got])

@@ -62,6 +62,7 @@ MAX_PATH = 64
 _MAX_FILE_SIZE = const(262144)  # bytes, one file as written on the device
 WINDOW = 10  # deflate window bits the laptop compresses with: 1 KB of RAM to inflate
 _MAX_WINDOW = const(12)  # the largest window a device inflates (4 KB)
+_RUN = const(32)  # Files: entries an array holds (128 bytes of body offsets at most)
 RAW = "raw"
 DEFLATE = "deflate"
 
@@ -154,37 +155,43 @@ class Files:
     """The file entries of a manifest: len(), [i] and iteration give FileEntry tuples.
 
     A device's heap is small, so only where each file line ends and where its body starts are
-    kept (6 bytes a file); an entry is parsed again from the manifest's text when asked for.
-    src holds that text from `base` on: the manifest's bytes, or a stream that seeks (a file,
-    BytesIO; left where it was after each look). The text was checked against the signed digest
-    when it was parsed; a stream must stay open and unchanged while the entries are used."""
+    kept (6 bytes a file, in arrays of _RUN entries: no one block of heap grows with the number of
+    files, which a fragmented heap may not have); an entry is parsed again from the manifest's text
+    when asked for. src holds that text from `base` on: the manifest's bytes, or a stream that
+    seeks (a file, BytesIO; left where it was after each look). The text was checked against the
+    signed digest when it was parsed; a stream must stay open and unchanged while the entries are
+    used."""
 
     def __init__(self, src, base, first, body_start, count):
         self.src = src
         self.base = base
         self.end = body_start  # where the next body starts
         self.size = 0  # the files' bytes once written
-        self._ends = array("H", range(count + 1))  # [0]: the first file line's start; [i + 1]: line i's end
-        self._ends[0] = first
-        self._offsets = array("I", range(count))  # each body's offset in the bundle
+        self._count = count
+        self._first = first  # where the first file line starts
+        self._ends = []  # [i // _RUN][i % _RUN]: where file line i ends
+        self._offsets = []  # the same for each body's offset in the bundle
+        for at in range(0, count, _RUN):
+            self._ends.append(array("H", range(min(_RUN, count - at))))
+            self._offsets.append(array("I", range(min(_RUN, count - at))))
 
     def _add(self, i, end, size, stored):
-        self._ends[i + 1] = end
-        self._offsets[i] = self.end
+        self._ends[i // _RUN][i % _RUN] = end
+        self._offsets[i // _RUN][i % _RUN] = self.end
         self.end += stored
         self.size += size
 
     def __len__(self):
-        return len(self._offsets)
+        return self._count
 
     def __getitem__(self, index):
-        count = len(self._offsets)
+        count = self._count
         if index < 0:
             index += count
         if not 0 <= index < count:
             raise IndexError
-        start = self._ends[index] + self.base
-        n = self._ends[index + 1] + self.base - start
+        start = (self._ends[(index - 1) // _RUN][(index - 1) % _RUN] if index else self._first) + self.base
+        n = self._ends[index // _RUN][index % _RUN] + self.base - start
         src = self.src
         if isinstance(src, bytes):
             line = src[start:start + n]
@@ -197,10 +204,11 @@ class Files:
             path, sha, size, encoding, stored = _file_line(line)
         except ValueError:  # the text changed since it was checked
             raise UpdateError("bad_manifest", 7 + index)
-        return FileEntry(path.decode(), size, unhexlify(sha), encoding, stored, self._offsets[index])
+        return FileEntry(path.decode(), size, unhexlify(sha), encoding, stored,
+                         self._offsets[index // _RUN][index % _RUN])
 
     def __iter__(self):
-        for index in range(len(self._offsets)):
+        for index in range(self._count):
             yield self[index]
 
 

@@ -140,8 +140,9 @@ def _parse_again(stream, length, digest, kid, body_start):
 def _lines(stream, length, hasher):
     # The next `length` bytes a line at a time, each hashed as it goes.
     while length:
-        # readline(n) takes n bytes of heap at once: 256 (a file line is at most 157 bytes).
-        line = stream.readline(min(length, 256))
+        # readline(n) takes n bytes of heap at once: 160 (a file line is at most 157 bytes; a
+        # longer one comes in two pieces, neither a line the parser takes: bad_manifest).
+        line = stream.readline(min(length, 160))
         if not line:
             raise UpdateError("truncated", "manifest")
         hasher.update(line)
