@@ -23,12 +23,6 @@ def kb_of(text):
     return found.group(0) if found else "%.1f KB" % (number(text) / 1024.0)
 
 
-def free_range(cells):
-    """'7.4-11.2 KB': the smallest and largest of the cells that hold a figure."""
-    kbs = [number(kb_of(c)) for c in cells if re.search(r"\d", c)]
-    return "%.1f-%.1f KB" % (min(kbs), max(kbs))
-
-
 def thousands(n):
     return "{:,}".format(int(n))
 
@@ -46,34 +40,104 @@ def key_counts(load):
 # ---- the summary: device figures, flash sizes, laptop figures ------------------------------------------
 
 
+# What each of make heap's scenarios is (tests/host/heap_scenarios.py), for the summary's first row.
+SCENARIOS = {"evening": "10 seats and 300 rounds by keys", "tour": "the short flows, one after another",
+             "export": "`tafel export` of 100 games", "usb": "an update over USB", "wifi": "an update over Wi-Fi"}
+BOARD_LINE = re.compile(r"^([\w-]+): first area ([\d.]+ KB), growing from (.*?); the simulator's own bytes in the "
+                        r"(?:chip's )?heap(?: with no firmware)?: ([\d.]+ KB|-)")
+
+
+class Board:
+    """One board's table of bench/device_heap.py: its line above the table, the table, the failures under it."""
+
+    def __init__(self, results, table):
+        found = BOARD_LINE.match(table.title)
+        if found is None:
+            results.fail("holds a table %r with no board line above it" % table.title)
+        self.name, self.first, self.grows, self.own = found.groups()
+        self.table, self.rows = table, table.rows
+        # The lines under the table, up to the next blank one: "NAME failed in the board's heap: WHY".
+        under = results.body.split(table.title + "\n" + table.text + "\n", 1)[1:]
+        self.failed = re.findall(r"^(\w+) failed in the board's heap: (.*)$", under[0].split("\n\n")[0], re.M) \
+            if under else []
+
+    def terms(self):
+        return "first area %s growing from %s" % (self.first, self.grows)
+
+    def column(self, head):
+        """The cells, scenario by scenario, under the column whose head starts with `head`."""
+        return [self.table.cell(row[0], head) for row in self.rows]
+
+
+def boards(results):
+    """The per-board tables of a device_heap results file, in its order."""
+    found = [Board(results, t) for t in results.tables() if t.head[0] == "scenario"]
+    if not found:
+        results.fail("holds no board's table")
+    return found
+
+
+def budget_words(table):
+    """'≤ 64 KB, goal 56 KB' from the last column's head ('budget 64 KB / goal 56 KB')."""
+    budget, goal = re.match(r"budget (\d+ KB) / goal (\d+ KB)", table.head[-1]).groups()
+    return "≤ %s, goal %s" % (budget, goal)
+
+
+def esp32_factor(load):
+    """(M i386 instructions per ESP32 second, the line saying it) from bench/results/esp32_clock.txt."""
+    clock = load("esp32_clock")
+    count, factor = clock.find(r"^Combined \(geometric mean of the (\d+)\): ([\d.]+) M i386 instructions per ESP32 "
+                               r"second", None)
+    return factor, count
+
+
+def estimated_with(load, name):
+    """The factor a run's estimates used; it must be esp32_clock's recorded one."""
+    factor, _ = esp32_factor(load)
+    used = load(name).find(r"([\d.]+) M i386 instructions per ESP32 second")
+    if used != factor:
+        load(name).fail("estimates with %s M instructions per ESP32 second, bench/results/esp32_clock.txt says "
+                        "%s M: re-run `.venv/bin/python bench/%s.py`" % (used, factor, name))
+    return used
+
+
 def device_rows(load):
     rows = []
-    heap = load("device_heap").table("scenario")
-    names = [row[0] for row in heap.rows]
-    fails = [row[0] for row in heap.rows if row[1] != "ok"]
-    smallest = " / ".join(kb_of(row[5]) for row in heap.rows)
-    verdicts = ", ".join("%s %s" % (row[0], row[6]) for row in heap.rows)
-    rows.append((
-        "device heap, ESP32-WROOM profile (56 KB growing by 56 KB): %s (10 seats and 300 rounds by keys; "
-        "`tafel export` of 100 games; an update over USB; over Wi-Fi)" % " / ".join(names),
-        "%s; **smallest heap in one area %s** (the table below)" % (
-            "all run in %s" % heap.head[1][3:] if not fails else "**%s FAIL**" % ", ".join(fails), smallest),
-        "≤ 64 KB, goal 48 KB: %s" % verdicts, "`make heap`"))
-    mpy = load("device_heap-mpy").find(
-        r"as \.mpy files .*?: in (\d+ \+ \d+ KB) (ok|FAILS).*?; smallest heap, one area: (.*)$", None)
-    rows.append(("the same evening with the app as `.mpy` files (stock MicroPython, no PSRAM), on %s" % DEVICE,
-                 "%s %s; smallest heap in one area %s" % (
-                     "runs in" if mpy[1] == "ok" else "does not fit", mpy[0], mpy[2]),
-                 "—", "`bench/device_heap.py --mpy --only evening --no-search`"))
-    colour = load("device_heap-colour").table("scenario")
-    rows.append((
-        "device heap, colour board profile (ST7789), the same %d in 56 + 56 KB, on %s" % (len(colour.rows), DEVICE),
-        "%s; peak in use %s, largest free block then %s (the simulator's share, the LCD's RAM and glass among "
-        "it, taken out); smallest heap not searched" % (
-            "all run" if all(row[1] == "ok" for row in colour.rows) else "**some FAIL**",
-            " / ".join(kb_of(row[2]) for row in colour.rows),
-            free_range(row[3] for row in colour.rows)),
-        "≤ 64 KB by peak", "`bench/device_heap.py --board lilygo-tdisplay-st7789 --no-search`"))
+    heap = load("device_heap")
+    for i, board in enumerate(boards(heap)):
+        names = board.column("scenario")
+        fails = [n for n, ok in zip(names, board.column("in the board's heap")) if ok != "ok"]
+        what = "device heap, board `%s` (%s): %s" % (board.name, board.terms(), " / ".join(names))
+        if i == 0:
+            what += " (%s)" % "; ".join(SCENARIOS.get(n, n) for n in names)
+        rows.append((
+            what,
+            "%s; peak in use %s; **smallest heap in one area %s**%s" % (
+                "all run in the board's heap" if not fails else "**%s FAIL** in the board's heap" % ", ".join(fails),
+                " / ".join(board.column("peak in use")), " / ".join(board.column("smallest heap")),
+                " (the tables below)" if i == 0 else ""),
+            "%s: %s" % (budget_words(board.table), ", ".join(
+                "%s %s" % verdict for verdict in zip(names, board.column("budget")))),
+            "`make heap`"))
+    scale = heap.table("Host scale")
+    worst, setting, margin = heap.find(r"^largest ratio ([\d.]+); host_tools/sim_runtime.py HOST_SCALE is ([\d.]+) "
+                                       r"\((.*)\)$", None)
+    rows.append(("the host port's heap for the same flows (PyPI unix port, 64-bit, the app from source) over the "
+                 "device build's, for `tafel sim` without the device build",
+                 "%.2f to %s times (%d flows); `HOST_SCALE` %s: %s" % (
+                     min(number(row[4]) for row in scale.rows), worst, len(scale.rows), setting, margin),
+                 "≥ the largest ratio", "`bench/device_heap.py --host-scale`"))
+    mpy = load("device_heap-mpy")
+    board = boards(mpy)[0]
+    evening = dict((head, board.table.cell("evening", head)) for head in board.table.head)
+    why = dict(board.failed).get("evening")
+    rows.append(("the same evening with the app as `.mpy` files (stock MicroPython, no PSRAM), on the 32-bit build "
+                 "without the app frozen in, board `%s` (%s)" % (board.name, board.terms()),
+                 "runs; peak in use %s, largest free block then %s, %s areas" % (
+                     evening["peak in use"], evening["largest free at peak"], evening["areas at peak"])
+                 if evening["in the board's heap"] == "ok" else "**FAILS** in the board's heap (%s); peak in use %s" % (
+                     (why or "see the results file").replace("|", "\\|"), evening["peak in use"]),
+                 "—", "`bench/device_heap.py --mpy --board %s --only evening --no-search`" % board.name))
     grow, share, partition = load("image_size").find(
         r"adds ([\d.]+ KB) to a firmware image, ([\d.]+ %) of the ESP32 app partition \(([\d.]+ KB)\)", None)
     rows.append(("the frozen application in the firmware image (section sizes of the 32-bit unix builds with "
@@ -84,22 +148,29 @@ def device_rows(load):
     keys = speed.table("screen, keys")
     bare = [row for row in keys.rows if row[1] == "bare"]
     app = [row for row in keys.rows if row[1] == "app"]
+    estimated_with(load, "device_speed")
     rows.append(("key to screen on %s, the firmware's own share (standings / round entry)" % DEVICE,
                  "%s / %s instructions; *estimate* %s / %s on an ESP32 (with the emulated display chip: %s / %s)" % (
                      bare[0][2], bare[1][2], bare[0][3], bare[1][3], app[0][2], app[1][2]),
                  "≤ 50 ms", "`bench/device_speed.py`"))
     export = speed.table("what")
     line_ms = speed.find(r"At 115200 baud a KB takes (\d+) ms")
+    busy = speed.find(r"At 115200 baud a KB takes \d+ ms on the wire: (.*)$")
     reads = speed.find(r"Not in the estimate: the (\d+) reads")
     rows.append(("export of 100 stored games on %s: the device's own work (read the journals from LittleFS, "
                  "frame, encode)" % DEVICE,
                  "%s instructions per KB of frames, *estimate* %s against the %s ms a KB takes at 115200 baud; "
-                 "the %s flash reads themselves (C on the chip) not counted" % (
+                 "its %s flash reads counted as the calls into the flash chip they are (C here as on the chip), "
+                 "their time on the chip's SPI flash not" % (
                      export.cell("per KB", "instructions"), export.cell("per KB", "ESP32"), line_ms,
-                     thousands(reads)), "keeps the line busy", "`bench/device_speed.py`"))
+                     thousands(reads)),
+                 "keeps the line busy: %s" % ("yes" if "keeps the line busy" in busy else
+                                               "**no**, the CPU would set the pace"),
+                 "`bench/device_speed.py`"))
     read = load("flash_read_speed")
     evening = read.table("flash").rows[0]
     full_s, full_min = read.find(r"2 MB with every block full: \d+ bytes, about (\d+) s \(([\d.]+) min\)", None)
+    estimated_with(load, "rawscan_speed")
     scan = load("rawscan_speed").find(r"device build: ([\d.]+) M instructions; estimate on an ESP32: ([\d.]+) s "
                                       r"of scanning \+ ([\d.]+) s reading the flash = ([\d.]+) s", None)
     rows.append(("recovery mode on %s (56 KB heap, no growth): raw flash read at 115200 baud (`tafel rescue "
@@ -223,9 +294,10 @@ def summary(load):
     head = ("what", "figure", "budget", "command")
     device = load("device_heap").measured_on
     laptop = load("core_budget").measured_on
+    factor, _ = esp32_factor(load)
     return block(*[
         "**On the device build** (%s: the ESP32's object sizes and heap; times marked *estimate* are "
-        "instructions / 240 M per second):" % device,
+        "instructions / %s M per second, the factor `bench/esp32_clock.py` calibrates, above):" % (device, factor),
         table(head, device_rows(load), "llll"),
         "**Flash** (byte counts of the compiled application, the same on every interpreter):",
         table(head, flash_rows(load), "llll"),
@@ -254,13 +326,41 @@ def summary_sources(load):
 
 
 def device_heap(load):
+    """make heap's tables: per board, per scenario; then the host port's scale."""
     r = load("device_heap")
-    return block(r.table("scenario").text, sources(load, ["device_heap"]))
+    parts = []
+    for board in boards(r):
+        parts += ["`%s` (%s; the simulator's own bytes in the chip's heap with no firmware: %s):" % (
+            board.name, board.terms(), board.own), board.table.text]
+        parts += ["%s failed in the board's heap: %s" % failed for failed in board.failed
+                  if failed[0] in [row[0] for row in board.rows]]
+    scale = r.table("Host scale")
+    parts += [scale.title, scale.text, r.find(r"^(largest ratio .*)$")]
+    return block(*(parts + [sources(load, ["device_heap"])]))
+
+
+def esp32_clock(load):
+    """README, Figures: what an *estimate* is, with the factor and its spread."""
+    r = load("esp32_clock")
+    factor, count = esp32_factor(load)
+    low, high, mhz = r.find(r"spread ([\d.]+)-([\d.]+) M .*?; ESP32 at (\d+) MHz", None)
+    source = r.find(r"^Published: (\S+)")
+    return block(
+        "Times marked *estimate* are i386 instructions counted with valgrind's callgrind on the device build, "
+        "divided by **%s M instructions per ESP32 second**: the geometric mean, over %s of MicroPython's perf_bench "
+        "benchmarks, of the instructions each takes here over its time on an ESP32 as published ([%s](%s): the "
+        "original ESP32 at %s MHz, the clock Tafel's image runs at); the benchmarks spread from %s to %s M "
+        "(`bench/esp32_clock.py`). Their bytecode was in RAM and their C a small hot set of the interpreter; "
+        "Tafel's frozen bytecode and wider C run through the flash cache, and bus time (I2C, SPI, the UART) is no "
+        "instructions, so real times are longer than the estimates." % (
+            factor, count, "MicroPython commit " + source.rstrip("/").rsplit("/", 1)[-1][:8], source, mhz, low, high),
+        sources(load, ["esp32_clock"]))
 
 
 BLOCKS = {
     "key_counts": key_counts,
     "summary": summary,
     "device_heap": device_heap,
+    "esp32_clock": esp32_clock,
 }
 BLOCKS.update(DOC_BLOCKS)

@@ -125,6 +125,10 @@ class Results:
                 return rows
         raise MissingResults("bench/results/%s.txt holds no table starting %r" % (self.name, first_head))
 
+    def fail(self, why):
+        """A block cannot be made from this file: why (MissingResults, naming the file)."""
+        raise MissingResults("bench/results/%s.txt %s" % (self.name, why))
+
     def source(self):
         """Where a block's figures come from, for its last line."""
         if self.seeded:

@@ -8,13 +8,14 @@
 #    erased are filled with random bytes: no piece of them is erased, the
 #    worst case of a block on the wire.
 # 2. The simulator on the 32-bit device build in the board's first heap area
-#    alone (56 KB, --heap-growth 0: the heap may not grow) boots it, and the
+#    alone (56 KB, no --system-heap: the heap may not grow) boots it, and the
 #    host reads the whole flash with host_tools/rescue_link.read_flash over the
 #    pseudo-terminal paced to baud/10 bytes a second each way.
 # 3. Prints the blocks and bytes sent, the seconds, the share of the line
 #    rate, the time for a 2 MB flash with every block full (its per-block cost
 #    times 512: the read is line-bound) and for the evening alone, and the heap
-#    the recovery device used at its peak (the simulator's share taken out).
+#    the recovery device used at its peak (--heap-watch: the chip's heap holds
+#    only the chip, so nothing is taken out).
 import argparse
 import random
 import sys
@@ -72,7 +73,7 @@ def read_once(flash, baud, heap_watch=False):
     if build is None:
         sys.exit("the 32-bit device build is missing: make device-build")
     _, heap, _ = sim_runtime.board_python(board)
-    runtime = sim_runtime.Runtime("device", build, heap, 0, "")  # the first area alone: it may not grow
+    runtime = sim_runtime.Runtime("device", build, heap, None, "")  # no system heap: the first area alone
     log = open(str(flash) + ".log", "w")
     device = SimDevice(sim_runtime.command(runtime, find_run_py(), flash, board) + serial.device_args()
                        + (["--heap-watch", "1"] if heap_watch else []), log=log)
@@ -122,8 +123,7 @@ def main():
     for name, blocks, wire_in, wire_out, seconds, watch in rows:
         heap = "?"
         if watch:
-            peak, largest, share = (int(w) for w in watch.split()[1:4])
-            heap = "%.1f KB" % ((peak - share) / 1024.0)
+            heap = "%.1f KB" % (int(watch.split()[1]) / 1024.0)  # heap-watch PEAK ... (sim/chipstats.py)
         out.append((name, blocks, wire_in, wire_out, "%.1f" % seconds, "%.1f %%" % (100.0 * wire_in / seconds / line),
                     heap))
     print(table(("flash", "blocks", "wire in", "wire out", "seconds", "line busy", "device heap"), out, "lrrrrrr"))

@@ -7,8 +7,11 @@
 # the case measured is the worst: all 512 blocks written (an evening's used
 # blocks repeated over the rest, bench/mpy/rawscan_cost.py). Timed on the PyPI
 # unix port and on the 32-bit device build, and counted with callgrind on the
-# device build for the chip's estimate (instructions / 240 M per second), to
-# which the flash's own reading is added: 2 MB at 40 MHz DIO, 10 MB/s at best.
+# device build for the chip's estimate: instructions over the i386 instructions
+# an ESP32 runs per second, the factor bench/esp32_clock.py calibrates against a
+# published perf_bench run (its recorded run, bench/results/esp32_clock.txt, as
+# bench/device_speed.py takes it), to which the flash's own reading is added:
+# 2 MB at 40 MHz DIO, 10 MB/s at best.
 import argparse
 import shutil
 import subprocess
@@ -20,13 +23,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests" / "host"))
 
+import esp32_clock  # noqa: E402
 import sim_games  # noqa: E402
 from benchlib import callgrind_segments, micropython_named, run_recorded, table  # noqa: E402
 from simlink import play  # noqa: E402
 from tafel_host import sim_runtime  # noqa: E402
 from tafel_host.sim import find_micropython  # noqa: E402
 
-ESP32_IPS = 240e6
 FLASH_READ_MBS = 10.0  # 40 MHz, two data lines: the best the chip's flash gives
 
 
@@ -34,6 +37,14 @@ def main():
     parser = argparse.ArgumentParser(description="The raw scan for games over a full 2 MB flash.")
     parser.add_argument("--flash", help="an evening's flash image to take the blocks from (made if missing)")
     args = parser.parse_args()
+    build, valgrind = sim_runtime.device_build(ROOT), shutil.which("valgrind")
+    clock = None
+    if build is not None and valgrind is not None:
+        try:
+            clock = esp32_clock.factor(build, valgrind)  # ESP32 seconds per instruction counted here
+        except LookupError as e:
+            print("bench/rawscan_speed.py has no ESP32 calibration: %s" % e, file=sys.stderr)
+            return 2
     tmp = Path(tempfile.mkdtemp(prefix="rawscan-"))
     try:
         flash = Path(args.flash) if args.flash else tmp / "flash.img"
@@ -52,8 +63,7 @@ def main():
                                  capture_output=True, text=True, check=True).stdout.split()
             rows.append((name, out[1], float(out[3]), float(out[4])))
         instructions = None
-        build, valgrind = sim_runtime.device_build(ROOT), shutil.which("valgrind")
-        if build is not None and valgrind is not None:
+        if clock is not None:
             base = str(tmp / "cg.out")
             out = subprocess.run([valgrind, "--tool=callgrind", "--dump-before=mp_micropython_opt_level",
                                   "--callgrind-out-file=" + base, str(build), "-X", "heapsize=8M", str(script),
@@ -65,10 +75,11 @@ def main():
     print(table(("interpreter", "RAM chip (C reads)", "simulator's file chip"),
                 [(name, "%.1f ms" % ram, "%.1f ms" % file_ms) for name, _, ram, file_ms in rows], "lrr"))
     if instructions is not None:
-        scan_s = instructions / ESP32_IPS
+        scan_s = clock.seconds(instructions)
         read_s = 2.0 / FLASH_READ_MBS
         print("device build: %.1f M instructions; estimate on an ESP32: %.2f s of scanning + %.2f s reading the "
               "flash = %.1f s" % (instructions / 1e6, scan_s, read_s, scan_s + read_s))
+        print("ESP32 %s; the factor %s." % (clock.says(), clock.how))
     print("reproduce: .venv/bin/python bench/rawscan_speed.py")
 
 

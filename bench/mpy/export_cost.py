@@ -6,16 +6,25 @@
 # journal files read from LittleFS a chunk at a time) encoded as the link sends them
 # (tafel.wire.encode: base64, CRC, sequence number), for every game stored on FLASH (a
 # simulator image), between two marker calls (micropython.opt_level) for callgrind. The
-# UART's own writing is C code on the device and is left out (the lines go nowhere); so is
-# the simulated flash chip's Python (a second segment repeats its reads alone).
-# Prints "export <journal bytes> <wire bytes> <games> <flash reads>", then "segments export flash".
+# UART's own writing is C code on the device and is left out (the lines go nowhere). The
+# flash chip is the device build's, in C (simchip.Flash, as the ESP32's partition is C);
+# elsewhere the Python one (sim/fileflash.py), whose reads are then in the count.
+# Prints "export <journal bytes> <wire bytes> <games> <flash reads> <flash chip>", then
+# "segments export".
 import sys
 
 sys.path[:] = [".frozen", sys.argv[1]]
 import micropython  # noqa: E402
 
+try:
+    from simchip import Flash as FileFlash  # noqa: E402  (the device build: the chip side in C)
+
+    CHIP = "simchip.Flash"
+except ImportError:
+    from sim.fileflash import FileFlash  # noqa: E402
+
+    CHIP = "sim.fileflash"
 from link import export  # noqa: E402
-from sim.fileflash import FileFlash  # noqa: E402
 from store.fsys import Disk  # noqa: E402
 from store.mount import mount  # noqa: E402
 from store.store import Store  # noqa: E402
@@ -38,13 +47,5 @@ for kind, body in export.frames(store, ids, cursor, CHUNK):
     sent += len(wire.encode(kind, seq, body))
     seq += 1
 marker()
-reads, size = dev.reads - reads, max(1, dev.read_bytes // max(1, dev.reads))
-# The simulator's share: its flash chip is Python (sim/fileflash.py), the ESP32's is C. The same
-# number of reads of the average size again, alone, is what to take out.
-buf = bytearray(size)
-marker()
-for i in range(reads):
-    dev.readblocks(i % 64, buf, 0)
-marker()
-print("export", total, sent, len(ids), reads)
-print("segments export flash")
+print("export", total, sent, len(ids), dev.reads - reads, CHIP)
+print("segments export")

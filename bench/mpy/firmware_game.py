@@ -4,7 +4,9 @@
 #
 # The bench compiles this file to DEPLOY/_bench_game.mpy and runs it from
 # DEPLOY. DEPLOY is a deploy tree: the firmware at its root, the core under
-# lib/tafel, the simulator's parts under sim/, everything as .mpy. DATA is a
+# lib/tafel, the simulator's chip side under sim/ and the board around the chip
+# under simboard/ (host_tools/simboard: sim.simmachine.from_profile puts it in
+# this process, as the firmware tests have it), everything as .mpy. DATA is a
 # host folder for the store: Disk(None, DATA) goes through os and open (the
 # unix port's VfsPosix), so the flash contents cost no heap. The whole
 # firmware runs on the simulated device (sim/device.py); every key goes
@@ -134,15 +136,19 @@ if STAGE == "measure":
 
         setattr(mod, name, wrapped)
 
-    wrap(simdevice.simmachine, "from_profile", "sim_board")
+    from sim import simmachine  # sim.device imports it when the device boots: its cost is the board's stage's
+
+    wrap(simmachine, "from_profile", "sim_board")
     wrap(simdevice.board, "build", "drivers")
-    real_start = simdevice.start
+    import assemble  # main.assemble() builds the device: the board, the Store, then start()
 
-    def measured_start(*args):
+    real_start = assemble.start
+
+    def measured_start(*args, **kwargs):
         note("store")
-        return real_start(*args)
+        return real_start(*args, **kwargs)
 
-    simdevice.start = measured_start
+    assemble.start = measured_start
 
 fails = []
 

@@ -9,6 +9,7 @@
 import sys
 
 sys.path[:0] = ["firmware", "lib", "tests/firmware"]
+sys.path.append("host_tools")  # the board around the chip (simboard), last: sim.simmachine.from_profile
 
 from sim.device import Device  # noqa: E402
 from sim.flashdev import FlashDev  # noqa: E402

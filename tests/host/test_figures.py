@@ -43,6 +43,27 @@ def test_every_kept_run_has_its_results_file():
     assert not missing, "run them (make bench): " + ", ".join(missing)
 
 
+def test_every_results_file_is_a_kept_run():
+    kept = {name + ".txt" for name, _, _ in benchlib.RUNS}
+    orphans = sorted(p.name for p in (ROOT / "bench" / "results").glob("*.txt") if p.name not in kept)
+    assert not orphans, "bench/results/ holds files of no run in bench/benchlib.py RUNS (remove them): " + \
+        ", ".join(orphans)
+
+
+def test_make_heap_kept_every_board_and_scenario():
+    # The README's device-heap tables and summary rows come per board and per scenario from this run's file.
+    import heap_scenarios
+
+    if not (ROOT / "bench" / "results" / "device_heap.txt").is_file():
+        pytest.skip("no results file (test_every_kept_run_has_its_results_file)")
+    results = figures.Results("device_heap")
+    tables = [t for t in results.tables() if t.head[0] == "scenario"]
+    assert [t.title.split(":")[0] for t in tables] == list(heap_scenarios.BOARDS), [t.title for t in tables]
+    for t in tables:
+        assert [row[0] for row in t.rows] == list(heap_scenarios.SCENARIOS), (t.title, t.rows)
+    assert results.table("Host scale").rows, "the --host-scale run's table of host/device ratios"
+
+
 def test_every_bench_is_a_kept_run():
     benches = {p.name for p in (ROOT / "bench").glob("*.py") if "run_recorded(" in p.read_text()}
     runs = {run.split()[0] for _, run, _ in benchlib.RUNS}
@@ -89,6 +110,9 @@ def test_every_measured_path_is_there():
 
 HOST_PATH = [ROOT / "bench", ROOT / "tests" / "host", ROOT / "lib"]  # and tafel_host: host_tools/
 DEVICE_PATH = [ROOT / "firmware", ROOT / "lib", ROOT / "tests" / "firmware"]
+# and of host_tools/ (last on MicroPython's path) the board around the chip, simboard, which
+# sim.simmachine.from_profile builds in the same process
+DEVICE_ALSO = {"simboard": ROOT / "host_tools"}
 _PARSED = {}
 
 
@@ -97,6 +121,8 @@ def _module(name, path):
     parts = name.split(".")
     if parts[0] == "tafel_host":
         bases, parts = [ROOT / "host_tools"], parts[1:]
+    elif path is DEVICE_PATH and parts[0] in DEVICE_ALSO:
+        bases = path + [DEVICE_ALSO[parts[0]]]
     else:
         bases = path
     for base in bases:
