@@ -217,8 +217,10 @@ class Scenarios:
             return sim_runtime.command(runtime, RUN_PY, flash, path)
         if kind == "mpy":  # the 32-bit build without the app frozen in, the app as .mpy files
             runtime = sim_runtime.Runtime("host", mpy_build(), heap, None, "")
+            # --firmware: the checkout's (the boot files, main.py), which the build's frozen sim/ cannot find by
+            # its own __file__ as the sources' run.py does
             return sim_runtime.command(runtime, RUN_PY, flash, path) + [
-                "--app", str(self.mpy_app())] + (["--system-heap", str(system)] if system else [])
+                "--app", str(self.mpy_app()), "--firmware", str(ROOT / "firmware")] + (["--system-heap", str(system)] if system else [])
         runtime = sim_runtime.Runtime("device", device_build(), heap, system, "")
         return sim_runtime.command(runtime, RUN_PY, flash, path)
 
