@@ -67,6 +67,30 @@ def test_a_saved_round_the_heap_cannot_replay_at_once_still_says_saved():
     assert dev.errors == []
 
 
+def test_a_saved_round_the_heap_never_replays_says_so_and_restarts_into_it():
+    # If the heap refuses the game even after every screen let go, the device says the round is
+    # saved and restarts (the game comes back from flash at boot); the flash keeps the round.
+    dev = device()
+    worked_example(dev)
+    dev.play("#")
+    store, session = dev.app.store, dev.app.session
+    restarts = []
+    dev.app.restart = lambda: restarts.append(True)
+
+    def no_memory(*args):
+        raise MemoryError("memory allocation failed")
+
+    load = store.load_game
+    session.game.apply = no_memory
+    store.load_game = no_memory
+    dev.play("#")
+    assert len(restarts) == 1
+    assert dev.screen()[-1] == "Gesichert,neu an"
+    store.load_game = load
+    assert len(load(session.game_id).rounds) == 1  # the round is on flash
+    assert dev.errors == []
+
+
 def test_standings_show_card_values_and_next_dealer():
     dev = device()
     worked_example(dev)
