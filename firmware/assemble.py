@@ -31,12 +31,14 @@ def assemble(machine, profile, clock, make_power, transport, device_id, vol=None
     make_power(hw): the deep sleep's Power for the built board, or None; vol: the flash's
     VfsLfs2 when it is not mounted at / (tests); disk: the store's Disk, if not the
     flash's /data (bench); log(err): crash reports."""
+    # The display first: its buffers are the largest blocks the app keeps (2.4 KB in one piece on
+    # the 320x240 board), before the sys.modules table and the link's modules scatter theirs.
+    hw = board.build(profile, machine)
     _room_for_modules()
     if transport is not None:
         # The link's code before the game is loaded, while the heap is young: its wire format's
         # names (tafel/wire.py) take one 776-byte table, which after a game's boot may find no room.
         from link.link import Link
-    hw = board.build(profile, machine)
     power = make_power(hw)
     # wlan: network.WLAN, imported when an update over Wi-Fi asks; restart: after an update over
     # Wi-Fi the new version runs on trial

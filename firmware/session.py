@@ -64,6 +64,11 @@ class Session:
                 if attempt:
                     raise
 
+    def unload(self):
+        """Let go of the game in memory (it is on flash: reload() brings it back); the running
+        game's id stays (App.make_room, while an update's checks need the heap)."""
+        self.game = None
+
     def load_saved(self):
         """After NotLoaded, once the screens let go of the old game: the game from flash (MemoryError
         if it still does not fit), and what its change asks of the store when it ended the game."""

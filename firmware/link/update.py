@@ -34,6 +34,8 @@ _HEAD = const(8)  # wire.UPDATE_BLOCK_HEAD
 
 
 def run(link, kind, r):
+    if kind in (wire.UPDATE_BEGIN, wire.UPDATE_CHUNK, wire.UPDATE_SEND):
+        link.app.make_room()  # the screens and the game let go while the update is checked (ui/app.py)
     try:
         if kind == wire.UPDATE_BEGIN:
             bundle_id = bytes(r.data[r.pos:r.pos + 8])

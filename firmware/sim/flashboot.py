@@ -39,7 +39,7 @@ def boot(vol, machine, hw_dir, profile, trial_wdt_ms=None):
     """The flash at /, its boot.py run; (main module or None, the exception that stopped it or None).
 
     None and None: no application starts (the recovery key with nothing to go back to,
-    no main.py): MicroPython's REPL. hw_dir: the checkout's sim/ folder, absolute.
+    no main.py): MicroPython's REPL. hw_dir: the checkout's sim/ folder (relative: to the process's own cwd).
     profile: the board profile's bytes, kept as /board.json (the simulated board is the
     one the launcher names; bootsel.py reads the recovery key's pins there).
     trial_wdt_ms: the watchdog's timeout for trial boots, shortened for tests."""
@@ -141,7 +141,7 @@ BOOT_FILES = ("bootsel.py", "boot.py")  # boot.py last: until it is there nothin
 
 
 def give_boot_files(vol, firmware_dir):
-    """A flash without boot.py gets the boot files of this checkout (firmware_dir, absolute), as a
+    """A flash without boot.py gets the boot files of this checkout (firmware_dir), as a
     board gets them with its first install: an update to the development application then boots."""
     try:
         vol.stat("boot.py")

@@ -126,21 +126,27 @@ def paths(opts):
     if firmware is None:
         here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
         firmware = here.rsplit("/", 1)[0] if "/" in here else ".."
-    if not firmware.startswith("/"):
-        import os
-
-        firmware = os.getcwd().rstrip("/") + "/" + firmware
     try:
         import appimage  # noqa: F401  (frozen beside the application: the device build)
 
+        # A relative path stays one: the process never leaves the folder the launcher runs it in
+        # (the flash mounted at / moves only the VFS's cwd, and VfsPosix takes a relative root), and
+        # every path the chip is given is interned for good (a qstr), so one that spelled out that
+        # folder's random name would make the heap differ from run to run.
         sys.path[:] = [".frozen"]  # the application and bootsel.py, frozen as in the ESP32 image
+        return firmware
     except ImportError:
-        if opts["--app"]:  # the application as .mpy files, as stock MicroPython imports it
-            sys.path[:] = [opts["--app"], opts["--app"] + "/lib", ".frozen", firmware]
-        else:  # this checkout's sources, compiled as they are imported
-            for path in (firmware + "/../lib", firmware):
-                if path not in sys.path:
-                    sys.path.insert(0, path)
+        pass
+    if not firmware.startswith("/"):  # sources on sys.path: found again after a REPL's chdir
+        import os
+
+        firmware = os.getcwd().rstrip("/") + "/" + firmware
+    if opts["--app"]:  # the application as .mpy files, as stock MicroPython imports it
+        sys.path[:] = [opts["--app"], opts["--app"] + "/lib", ".frozen", firmware]
+    else:  # this checkout's sources, compiled as they are imported
+        for path in (firmware + "/../lib", firmware):
+            if path not in sys.path:
+                sys.path.insert(0, path)
     return firmware
 
 

@@ -261,6 +261,11 @@ class Index:
             if e is not None and not isinstance(e, int) and e.changed is None:
                 new.changes += 1  # one number for everything this write changes
                 break
+        # The new arrays start as copies of these, each one block of its final size (give or take
+        # the entry a write adds or drops): grown an entry at a time they would leave a trail of
+        # ever larger blocks behind, four arrays interleaved, in a heap with a hundred games' worth.
+        new.ids, new.sizes, new.stamps = array("I", self.ids), array("I", self.sizes), array("I", self.stamps)
+        new._offsets, new.flags = array("I", self._offsets), bytearray(self.flags)
         try:
             f = self.disk.open(INDEX, "rb")
         except OSError:
@@ -308,11 +313,7 @@ class Index:
                 left -= len(chunk)
                 yield chunk
             for i in range(k):
-                self.ids.append(old.ids[i])
-                self.flags.append(old.flags[i])
-                self.sizes.append(old.sizes[i])
-                self.stamps.append(old.stamps[i])
-                self._offsets.append(old._offsets[i] - start + pos)
+                self._set(i, old.ids[i], old.flags[i], old.sizes[i], old.stamps[i], old._offsets[i] - start + pos)
             pos += end - start
         seq = k + 1
         for game_id in order[k:]:
@@ -336,16 +337,32 @@ class Index:
                     continue  # unreadable now: the boot check rebuilds it
                 flags, size, changed = old.flags[i], old.sizes[i], old.stamps[i] if old.epoch else 0
             data = journal.frame(seq, payload)
-            self.ids.append(game_id)
-            self.flags.append(flags)
-            self.sizes.append(size)
-            self.stamps.append(changed)
-            self._offsets.append(pos)
+            self._set(seq - 1, game_id, flags, size, changed, pos)
             pos += len(data)
             seq += 1
             self._end = pos
             yield data
         self._end = pos
+        self._cut(seq - 1)
+
+    def _set(self, i, game_id, flags, size, changed, offset):
+        # Entry i in the arrays (write() made them copies of the old ones: mostly overwritten in place).
+        if i < len(self.ids):
+            self.ids[i], self.flags[i], self.sizes[i], self.stamps[i] = game_id, flags, size, changed
+            self._offsets[i] = offset
+        else:
+            self.ids.append(game_id)
+            self.flags.append(flags)
+            self.sizes.append(size)
+            self.stamps.append(changed)
+            self._offsets.append(offset)
+
+    def _cut(self, n):
+        # Only the first n entries were written: the copies' rest goes.
+        if n < len(self.ids):
+            for a in (self.ids, self.sizes, self.stamps, self._offsets):
+                a[n:] = array("I")
+            self.flags[n:] = b""
 
 
 def _payload_at(f, offset):

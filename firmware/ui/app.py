@@ -38,6 +38,7 @@ class App:
         self.usb_seen = self.last_key  # when a USB host was last heard or known present (link/link.py)
         self.wlan = wlan
         self.restart = restart
+        self.room_made = False  # the screens and the game let go for an update over USB (make_room)
         self.set_language(settings.get("lang", "de"))
 
     # ---- texts -------------------------------------------------------------
@@ -99,18 +100,44 @@ class App:
     def show_game(self):
         """The running game's main view: standings, and game over on top of them once it ended."""
         self.home()
-        game = self.session.game
+        session = self.session
+        if session.game is None and session.game_id is not None:  # let go for an update (make_room)
+            try:
+                session.reload()
+            except MemoryError:
+                self._restart_into_game()
+                return
+        game = session.game
         if game is not None:
             self.open("standings")
             if game.finished:
                 self.open("over")
 
     def set_link(self, active):
-        """The link says a session began or ended; the title row shows it."""
+        """The link says a session began or ended; the title row shows it. A session that ends
+        with the room an update took (make_room) still let go of: the game again, if the table
+        has not gone elsewhere meanwhile."""
         if active != self.link_active:
             self.link_active = active
             if self.screen is not None:
                 self.screen.touch(0)
+        if not active and self.room_made:
+            self.room_made = False
+            if len(self.stack) == 1 and type(self.screen).__module__ == "ui.home":
+                self.show_game()
+
+    def make_room(self):
+        """The laptop sends an update over USB: its checks (the signature's SHA-512 and Ed25519 in
+        Python, the manifest) need the heap the screens and the game hold. Every screen lets go,
+        and the game (it is on flash); home shows, saying so. Once the session ends without the
+        restart into the new version, set_link() brings the game back (so does `continue`)."""
+        if self.room_made:
+            return
+        self.room_made = True
+        self._let_go()
+        self.session.unload()
+        self.open("home")
+        self.notify(self.t("upd_usb"))
 
     def notify(self, text):
         """Show a short notice in the bottom row for a moment."""
@@ -225,14 +252,19 @@ class App:
         try:
             self.session.load_saved()
         except MemoryError:
-            self.open("home")
-            self.notify(self.t("saved_restart"))
-            if self.restart is not None:
-                self.render()  # the notice on the glass before the restart
-                self.restart()
+            self._restart_into_game()
             return
         self.show_game()
         self.notify(self.t(key))
+
+    def _restart_into_game(self):
+        # The game is on flash and the heap cannot hold it now: the device restarts into it (where
+        # it can), home says so meanwhile.
+        self.home()
+        self.notify(self.t("saved_restart"))
+        if self.restart is not None:
+            self.render()  # the notice on the glass before the restart
+            self.restart()
 
     def _let_go(self):
         while self.stack:

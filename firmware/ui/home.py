@@ -18,8 +18,11 @@ class Home(ListScreen):
         super().on_open()
 
     def _running(self):
-        game = self.app.session.game
-        return game is not None and not game.finished
+        session = self.app.session
+        game = session.game
+        if game is None:  # let go while an update came over USB (App.make_room): still running
+            return session.game_id is not None
+        return not game.finished
 
     def title(self):
         return self.app.t("home")

@@ -157,6 +157,7 @@ TEXTS = (
     ("st_all", "Alles gesehen!"),
     # updates (update/health.py: a new version that never confirmed itself)
     ("upd_rolled_back", "Update verworfen"),
+    ("upd_usb", "Update per USB"),  # while the laptop sends one (App.make_room)
     # confirm
     ("yes_no", "#=ja  *=nein"),
     # the laptop's delete or wipe, asked on the screen (link/commands.py)

@@ -152,6 +152,7 @@ TEXTS = (
     ("st_all", "All keys seen!"),
     # updates (update/health.py: a new version that never confirmed itself)
     ("upd_rolled_back", "Update undone"),
+    ("upd_usb", "Update over USB"),  # while the laptop sends one (App.make_room)
     # confirm
     ("yes_no", "#=yes  *=no"),
     # the laptop's delete or wipe, asked on the screen (link/commands.py)

@@ -178,3 +178,39 @@ def test_a_session_that_ends_lets_the_staging_code_go():
     assert dev.link.stager is None and dev.link.raw is None
     assert "update.stage" not in sys.modules and "tafel.bundle.parts" not in sys.modules
     assert dev.errors == []
+
+
+def test_while_an_update_comes_the_screens_and_the_game_make_room_and_return_when_the_session_ends():
+    # The update's checks (the signature's SHA-512 and Ed25519, the manifest: Python on the
+    # chip) need the heap the screens and the running game hold. The game is on flash: it is let
+    # go, home says why, and a session that ends without the restart into the new version
+    # brings the standings back.
+    dev, host = session()
+    dev.app.session.start(("Anna", "Ben", "Cleo"), "standard", 500)
+    dev.app.show_game()
+    dev.advance(50)
+    assert type(dev.app.screen).__name__ == "Standings"
+    begin(host)
+    dev.advance(50)
+    assert dev.app.session.game is None and dev.app.session.game_id is not None
+    assert [type(s).__name__ for s in dev.app.stack] == ["Home"]
+    assert dev.screen()[-1].strip() == "Update per USB"
+    assert "(" not in dev.screen()[2]  # "continue" still offered: the game runs, it is on flash
+    host.ok(wire.BYE)
+    dev.advance(50)
+    assert type(dev.app.screen).__name__ == "Standings"
+    assert list(dev.app.session.game.players) == ["Anna", "Ben", "Cleo"]
+    assert dev.errors == []
+
+
+def test_a_table_that_went_elsewhere_during_the_update_is_left_there():
+    dev, host = session()
+    dev.app.session.start(("Anna", "Ben"), "standard", 500)
+    dev.app.show_game()
+    begin(host)
+    dev.app.open("settings")
+    host.ok(wire.BYE)
+    dev.advance(50)
+    assert type(dev.app.screen).__name__ == "Settings"
+    dev.app.show_game()  # what "continue" does: the game comes back from flash
+    assert type(dev.app.screen).__name__ == "Standings" and dev.app.session.game is not None
