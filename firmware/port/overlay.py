@@ -116,7 +116,9 @@ def _want(full):
         return
     parent = full.rpartition(".")[0]
     pkg = sys.modules.get(parent) if parent and parent in _over else None
-    if pkg is not None:
+    # Only a package has a search path to point back; `full` may be a name inside a plain
+    # module ("from link.link import Link"), which a __path__ would make a package.
+    if pkg is not None and hasattr(pkg, "__path__"):
         pkg.__path__ = _base + "/" + parent.replace(".", "/")
 
 

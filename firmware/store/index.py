@@ -306,12 +306,13 @@ class Index:
             end = old._offsets[k] if k < len(old.ids) else old._end
             f.seek(start)
             left = end - start
+            view = memoryview(bytearray(256))  # one buffer for the run, each piece written before the next
             while left > 0:
-                chunk = f.read(min(left, 512))
-                if not chunk:
+                n = f.readinto(view[:min(left, 256)])
+                if not n:
                     raise OSError(5)  # the index shrank under us: should not be
-                left -= len(chunk)
-                yield chunk
+                left -= n
+                yield view[:n]
             for i in range(k):
                 self._set(i, old.ids[i], old.flags[i], old.sizes[i], old.stamps[i], old._offsets[i] - start + pos)
             pos += end - start

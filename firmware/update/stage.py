@@ -160,7 +160,11 @@ class Stager:
         bytearrays of PIECE bytes, made once. Not one bytearray of 1 KB: after hours of play the
         heap has free runs of a few hundred bytes, seldom one of a kilobyte."""
         if self._pieces is None:
-            self._pieces = [bytearray(PIECE) for _ in range(_PIECES)]
+            reserve.let_go()  # its run of heap for them, where a long-running app has few such runs
+            try:
+                self._pieces = [bytearray(PIECE) for _ in range(_PIECES)]
+            finally:
+                reserve.keep()
         return self._pieces
 
     def put(self, what, offset, data):
@@ -292,7 +296,11 @@ class Stager:
         return self._matches(self._slot(self.current, entry.path), entry)
 
     def _matches(self, path, entry):
-        # As bundle.file_matches, through the Disk (the simulator's volume is not mounted).
+        # As bundle.file_matches, through the Disk (the simulator's volume is not mounted). The
+        # size first: a stat makes no file object (252 bytes of heap on the chip, seldom there in
+        # one piece beside the checked head), and a new slot's files are mostly not there yet.
+        if self.disk.size(path) != entry.size:
+            return False
         f = self.disk.open_existing(path)
         if f is None:
             return False

@@ -132,3 +132,19 @@ def test_a_module_missing_everywhere_is_still_an_import_error():
     with _laid_over({"ovpkg/first.py": "WHO = 'slot'\n"}):
         with pytest.raises(ImportError):
             import ovpkg.nowhere  # noqa: F401
+
+
+def test_a_plain_module_from_the_slot_stays_a_module_when_names_are_imported_from_it():
+    # `from link.link import Link` with link/link.mpy in the slot: Link is a name in the module,
+    # not a module of a package. Once the module was loaded, the look-up for such a name once
+    # gave the module a __path__, and every relative import inside it then searched it as a
+    # package ("no module named 'link.link.commands'": an update that changed the link's module
+    # left the laptop without a link).
+    slot = {"ovpkg/second.py": "from . import first\nSECOND = 'slot+' + first.WHO\n\n"
+                               "def later():\n    from . import third\n    return third.WHO\n"}
+    with _laid_over(slot):
+        from ovpkg.second import SECOND, later
+
+        assert SECOND == "slot+image"
+        assert not hasattr(sys.modules["ovpkg.second"], "__path__")
+        assert later() == "image"

@@ -150,13 +150,20 @@ class sha512:
         self._tail = bytes(data[start:])
 
     def digest(self):
+        # Padding: 0x80, zeros, then the length in bits as 128-bit big-endian, in the last block
+        # or, when the tail leaves no 16 bytes for it, in one more. Each is built in a block of
+        # its own (128 bytes, never 256 in one piece: the verify runs in a small, full heap).
         tail = self._tail
-        # Padding: 0x80, zeros, then the length in bits as 128-bit big-endian.
-        pad = -(len(tail) + 17) % 128
-        last = tail + b"\x80" + bytes(pad) + struct.pack(">QQ", self._length >> 61, (self._length << 3) & _M)
+        n = len(tail)
+        block = bytearray(128)
+        block[:n] = tail
+        block[n] = 0x80
         state = self._state
-        for offset in range(0, len(last), 128):
-            state = _compress(state, last, offset)
+        if n >= 112:
+            state = _compress(state, block, 0)
+            block = bytearray(128)
+        struct.pack_into(">QQ", block, 112, self._length >> 61, (self._length << 3) & _M)
+        state = _compress(state, block, 0)
         return struct.pack(">8Q", *state)
 
     def hexdigest(self):
