@@ -13,6 +13,11 @@ import sys
 from micropython import const
 
 import board
+from drivers.events import EventQueue
+from runner import Runner
+from startup import start
+from store.fsys import Disk
+from store.store import Store
 
 PROFILE = "/board.json"
 _MODULES = const(74)  # the module that makes sys.modules' table grow from 73 entries to 97
@@ -27,20 +32,13 @@ def assemble(machine, profile, clock, make_power, transport, device_id, vol=None
     VfsLfs2 when it is not mounted at / (tests); disk: the store's Disk, if not the
     flash's /data (bench); log(err): crash reports."""
     # The display first: its buffers are the largest blocks the app keeps (2.4 KB in one piece on
-    # the 320x240 board), before the app's modules scatter their dictionaries and functions (so
-    # they are imported here, not at the top: main.py imports this module before it calls this).
+    # the 320x240 board), before the sys.modules table and the link's modules scatter theirs.
     hw = board.build(profile, machine)
     _room_for_modules()
     if transport is not None:
         # The link's code before the game is loaded, while the heap is young: its wire format's
         # names (tafel/wire.py) take one 776-byte table, which after a game's boot may find no room.
         from link.link import Link
-    from drivers.events import EventQueue
-    from runner import Runner
-    from startup import start
-    from store.fsys import Disk
-    from store.store import Store
-
     power = make_power(hw)
     # wlan: network.WLAN, imported when an update over Wi-Fi asks; restart: after an update over
     # Wi-Fi the new version runs on trial

@@ -140,15 +140,15 @@ if STAGE == "measure":
 
     wrap(simmachine, "from_profile", "sim_board")
     wrap(simdevice.board, "build", "drivers")
-    import startup  # main.assemble() builds the board, then imports the rest and calls start()
+    import assemble  # main.assemble() builds the device: the board, the Store, then start()
 
-    real_start = startup.start
+    real_start = assemble.start
 
     def measured_start(*args, **kwargs):
         note("store")
         return real_start(*args, **kwargs)
 
-    startup.start = measured_start
+    assemble.start = measured_start
 
 fails = []
 

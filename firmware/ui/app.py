@@ -129,12 +129,13 @@ class App:
     def make_room(self):
         """The laptop sends an update over USB: its checks (the signature's SHA-512 and Ed25519 in
         Python, the manifest) need the heap the screens and the game hold. Every screen lets go,
-        and the game (it is on flash); home shows, saying so. Once the session ends without the
+        their modules too, and the game (it is on flash); home shows, saying so. Once the session ends without the
         restart into the new version, set_link() brings the game back (so does `continue`)."""
         if self.room_made:
             return
         self.room_made = True
         self._let_go()
+        registry.forget_closed((), resident=True)  # the game's screens come back with the game
         self.session.unload()
         self.open("home")
         self.notify(self.t("upd_usb"))

@@ -79,13 +79,14 @@ def resumes(name):
     return False
 
 
-def forget_closed(open_modules):
-    """Drop every transient module that no screen in `open_modules` (their __module__s) comes from."""
+def forget_closed(open_modules, resident=False):
+    """Drop every transient module that no screen in `open_modules` (their __module__s) comes from;
+    resident=True: the resident screens' modules too (while an update needs their heap)."""
     import sys
 
     modules = sys.modules
     for entry in SCREENS:
-        if entry[3]:
+        if entry[3] or resident:
             _forget(modules, entry[1], open_modules)
     for name in TRANSIENT_HELPERS:
         _forget(modules, name, open_modules)

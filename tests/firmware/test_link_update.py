@@ -181,6 +181,8 @@ def test_a_session_that_ends_lets_the_staging_code_go():
 
 
 def test_while_an_update_comes_the_screens_and_the_game_make_room_and_return_when_the_session_ends():
+    import sys
+
     # The update's checks (the signature's SHA-512 and Ed25519, the manifest: Python on the
     # chip) need the heap the screens and the running game hold. The game is on flash: it is let
     # go, home says why, and a session that ends without the restart into the new version
@@ -194,6 +196,7 @@ def test_while_an_update_comes_the_screens_and_the_game_make_room_and_return_whe
     dev.advance(50)
     assert dev.app.session.game is None and dev.app.session.game_id is not None
     assert [type(s).__name__ for s in dev.app.stack] == ["Home"]
+    assert "ui.standings" not in sys.modules and "ui.round_entry" not in sys.modules  # their heap too
     assert dev.screen()[-1].strip() == "Update per USB"
     assert "(" not in dev.screen()[2]  # "continue" still offered: the game runs, it is on flash
     host.ok(wire.BYE)
