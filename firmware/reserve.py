@@ -12,6 +12,8 @@
 # keep() takes it back afterwards (once they are done, a collection finds it
 # again). If the heap has no such run when keep() asks, there is none until
 # the next time: the step then goes without, as it would have anyway.
+import gc
+
 from micropython import const
 
 ROOM = const(768)  # two file objects with their caches and what goes between, in one piece
@@ -30,4 +32,6 @@ def keep():
 
 def let_go():
     """Give the reserve back to the heap: the next allocations may use its room."""
-    _held[0] = None
+    if _held[0] is not None:
+        _held[0] = None
+        gc.collect()  # the garbage gone too: small allocations fill the holes below it first

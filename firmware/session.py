@@ -123,7 +123,15 @@ class Session:
     def _save(self, record):
         # Late in a long evening the heap's free space lies in runs mostly shorter than the few
         # hundred bytes a save needs in one piece (the files it opens, the game's next chunk of
-        # rounds): the reserve is let go for them, and kept again after (reserve.py).
+        # rounds): the reserve is let go for them, and kept again after (reserve.py). The game's
+        # next chunk of rounds is made before that, so that it does not take the reserve's run
+        # and leave the reserve to find another one; only when the heap has no room for it
+        # otherwise does it take part of the reserve.
+        try:
+            self.game.make_room()
+        except MemoryError:
+            reserve.let_go()
+            self.game.make_room()
         reserve.let_go()
         try:
             self.store.append(self.game_id, record)  # durable from here: nothing below may say "not saved"

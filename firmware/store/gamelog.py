@@ -132,6 +132,8 @@ class GameLog:
             if disk is not self.disk and clean is not None and clean[0] == path and clean[1] == size:
                 continue  # the twin's copy of a file the main copy gave whole: read only when needed
             clean = None
+            if size is None and disk.size(path) is None:
+                continue  # no closed copy: opening would cost the heap a file's buffers to learn that
             f = disk.open_existing(path)
             if f is None:  # no closed copy (yet), or removed since the listing
                 continue

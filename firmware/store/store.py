@@ -59,8 +59,8 @@ class Store:
     def _put_away_soft(self, log, game):
         try:
             self._put_away(log, game)
-        except OSError:
-            pass  # stays in live/; tried again at the next boot
+        except (OSError, MemoryError):
+            pass  # stays in live/, whole: put away when the next game starts, or at the next boot
 
     def _put_away(self, log, game):
         # Compact copy to games/, then the history entry, then the segments
@@ -166,11 +166,14 @@ class Store:
 
     def _leave_running(self):
         # Puts the running game away before another one runs. If the flash
-        # refuses, it simply stays in live/ too; the next boot puts away
-        # every live game but the newest.
+        # or the heap refuses, it simply stays in live/ too; the next boot
+        # puts away every live game but the newest.
         if self.live is not None:
             log = self.live
-            game, _ = replay(self.log(log.game_id))
+            try:
+                game, _ = replay(self.log(log.game_id))
+            except MemoryError:
+                game = None  # it stays in live/: the boot puts away every live game but the newest
             if game is not None:
                 self._put_away_soft(log, game)
             self.live = None

@@ -205,6 +205,12 @@ class Game:
         else:
             raise ScoreError("a game cannot be created twice")
 
+    def make_room(self):
+        """Make now what the next round will keep in memory (a chunk of the round table every
+        few rounds), so that applying it makes nothing lasting: the caller chooses when
+        the heap is asked (the device before a save lets its reserve go)."""
+        self._table.make_room(self._count)
+
     def add_round(self, hands, winner=None):
         self.apply(self.round_record(hands, winner))
 

@@ -20,13 +20,17 @@ class RoundTable:
         self.width = seats + 1
         self.chunks = []
 
-    def put(self, index, winner, hands):
-        """Store round `index` (an existing one or the next); None means EMPTY."""
+    def make_room(self, index):
+        """Have the chunk that holds round `index` made (put() then makes nothing)."""
         chunk = index // ROWS_PER_CHUNK
         while chunk >= len(self.chunks):
             # The cells from a view of the zeros: the array is the only block made for them.
             self.chunks.append(array("H", memoryview(_ZEROS)[:ROWS_PER_CHUNK * self.width]))
-        cells = self.chunks[chunk]
+        return self.chunks[chunk]
+
+    def put(self, index, winner, hands):
+        """Store round `index` (an existing one or the next); None means EMPTY."""
+        cells = self.make_room(index)
         base = (index % ROWS_PER_CHUNK) * self.width
         cells[base] = EMPTY if winner is None else winner
         for s in range(self.width - 1):
