@@ -302,20 +302,9 @@ class Closed:
         self._twin = array("I", bytearray(4 * n))
         self._more = {}  # id -> [main size + 1, twin size + 1] for ids the index does not list
 
-    def _at(self, game_id):
-        ids = self.ids
-        lo, hi = 0, len(ids)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if ids[mid] < game_id:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo if lo < len(ids) and ids[lo] == game_id else -1
-
     def found(self, game_id, copy, size):
         """A journal file of `size` bytes in copy 0 (the main tree) or 1 (the twin)."""
-        i = self._at(game_id)
+        i = ix.position(self.ids, game_id)
         if i >= 0:
             (self._twin if copy else self._main)[i] = size + 1
         else:
@@ -328,7 +317,7 @@ class Closed:
         """Both copies' sizes (None: no file there)."""
         m = 0 if main is None else main + 1
         t = 0 if twin is None else twin + 1
-        i = self._at(game_id)
+        i = ix.position(self.ids, game_id)
         if i >= 0:
             self._main[i], self._twin[i] = m, t
         elif m or t:
@@ -342,7 +331,7 @@ class Closed:
 
     def sizes(self, game_id):
         """(main size, twin size), None where that copy has no file; None when neither has one."""
-        i = self._at(game_id)
+        i = ix.position(self.ids, game_id)
         if i >= 0:
             m, t = self._main[i], self._twin[i]
         else:
@@ -352,7 +341,7 @@ class Closed:
         return (m - 1 if m else None, t - 1 if t else None)
 
     def __contains__(self, game_id):
-        i = self._at(game_id)
+        i = ix.position(self.ids, game_id)
         if i >= 0:
             return bool(self._main[i] or self._twin[i])
         return game_id in self._more

@@ -80,6 +80,18 @@ class Entry:
         return [self.players[s] for s in range(len(self.players)) if self.winner_mask >> s & 1]
 
 
+def position(ids, game_id):
+    """Where `game_id` is in `ids` (ascending, as the index keeps them), or -1."""
+    lo, hi = 0, len(ids)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ids[mid] < game_id:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < len(ids) and ids[lo] == game_id else -1
+
+
 def entry_for(game, game_id, size=0, flags=0):
     """The summary of a replayed tafel.Game; `flags` may add EXPORTED/DAMAGED."""
     mask = 0
@@ -205,15 +217,7 @@ class Index:
 
     def find(self, game_id):
         """Position of a game's entry, or -1 (ids are kept in ascending order)."""
-        ids = self.ids
-        lo, hi = 0, len(ids)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if ids[mid] < game_id:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo if lo < len(ids) and ids[lo] == game_id else -1
+        return position(self.ids, game_id)
 
     def entry(self, game_id):
         """The full Entry of a game, read from the file, or None."""

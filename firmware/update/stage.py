@@ -31,6 +31,8 @@
 # tafel/bundle/header.py beside them. The manifest keeps the head open and reads an
 # entry from it when asked (tafel/bundle/manifest.py, Files). feed() and the switch
 # in finish() live in update/feed.py and update/switch.py, imported when used.
+import gc
+
 from micropython import const
 
 import bootsel
@@ -46,7 +48,6 @@ _STAGE = const("app/stage")
 _ID_FILE = const("app/stage/id")
 HEAD = "app/stage/head"
 _MAX_HEAD = const(20 + 16384 + 64)  # header, MAX_MANIFEST, signature
-RESERVE = const(64)  # flash blocks an update leaves free: store/space.py's RUNNING + NEW_GAME
 PIECE = 256  # bytes of one block piece (pieces()) and of the Stager's own buffer
 _PIECES = const(4)  # pieces of a block: 1 KB, wire.UPDATE_BLOCK and update/fetch.py's CHUNK
 _RUNNING_MPY = const(-1)  # Stager's mpy: this interpreter's (parts.RUNNING_MPY), looked up when needed
@@ -238,7 +239,11 @@ class Stager:
             mpy = _parts().RUNNING_MPY if self.mpy == _RUNNING_MPY else self.mpy
             _parts().check_install(m, self.running_version, self.boot_version, mpy)
             _parts().check_app(m)  # main.py, trust store, version module: before anything is sent
-            self._check_space(m)
+            from update import room
+
+            room.check(self, m)  # or no_space, before anything is sent
+            room = None
+            header.forget(("update.room",))  # once a head: not held through the transfer
         except Exception as err:
             f.close()
             if isinstance(err, UpdateError):
@@ -253,38 +258,13 @@ class Stager:
             self._head.close()
             self._head = None
 
-    def _check_space(self, m):
-        # Room for the new slot without eating into what the games keep (store/space.py). Each
-        # body is unpacked and dropped as soon as it is whole (put), so at most one body lies
-        # beside the unpacked files: the largest.
-        # LittleFS: a file's blocks (its skip-list's pointers, a few bytes a block, within the 64
-        # bytes added), and each folder's entries in a metadata pair of its own, two blocks that
-        # grow by one for every few dozen files (one block counted for every 16 files). Not a
-        # block for each file's entry: with a whole application in the slot (stock MicroPython)
-        # that overcounted 111 blocks of a 2 MB flash and refused updates that fit.
-        free, total, bs = self.disk.space()
-        need = body = 4
-        files = folders = 0
-        last = None
-        for entry in m.files:
-            if not (self._in_image(entry) or self._staged(entry)):
-                need += (entry.size + 64 + bs - 1) // bs
-                body = max(body, (entry.stored + bs - 1) // bs + 4)
-                files += 1
-                folder = entry.path.rpartition("/")[0]
-                if folder != last:  # the manifest lists a folder's files together (else: more, to be safe)
-                    folders += 1
-                    last = folder
-        need += body + 2 * folders + files // 16
-        if free - need < RESERVE:
-            raise UpdateError("no_space", (need * bs // 1024, free * bs // 1024))
-
     def _unpack(self, entry, part):
         # A body is whole: inflate and check it into the target slot, then drop the body.
         path = self._slot(self.target, entry.path)
         self._mkdirs(path)
         window = self.manifest.window
         rested = self._rest_head()  # two files open beside it: three file objects' heap at once
+        gc.collect()  # the body's file just closed, and the head's: their runs for the two opened now
         try:
             src = self.disk.open(part, "rb")
             out = self.disk.open(path + ".new", "wb")
@@ -356,7 +336,11 @@ class Stager:
         self._open_head()  # the signature again, from flash
         from update.switch import switch
 
-        return switch(self)
+        reserve.let_go()  # the copies and checks open two files at a time
+        try:
+            return switch(self)
+        finally:
+            reserve.keep()
 
     def _mkdirs(self, path):
         parts = path.split("/")[:-1]
@@ -399,7 +383,7 @@ def forget():
     """Let the staging code go once no transfer is under way (link/link.py, when a session ends:
     the state is on flash, and the next transfer imports it again and resumes)."""
     header.forget(("link.update", "update.stage", "update.image", "update.switch",
-                   "update.complete", "update.feed", "tafel.bundle.parts", "tafel.bundle.manifest",
+                   "update.complete", "update.feed", "update.room", "tafel.bundle.parts", "tafel.bundle.manifest",
                    "tafel.bundle.header"))
 
 

@@ -20,14 +20,14 @@ from store.mount import mount
 from tafel.bundle import manifest as fmt
 from tafel.bundle import parts
 from tafel.bundle.errors import UpdateError
-from update import complete, stage
+from update import complete, room
 from update.stage import Stager
 
 
 def test_an_update_leaves_the_running_game_and_a_new_one_their_flash():
-    # stage.py holds the reserve as its own constant (importing store/space.py costs the
+    # room.py holds the reserve as its own constant (importing store/space.py costs the
     # update's heap); it must stay what the storage code keeps back.
-    assert stage.RESERVE == space.RUNNING + space.NEW_GAME
+    assert room.RESERVE == space.RUNNING + space.NEW_GAME
 
 
 def stager(vol=None):
@@ -257,3 +257,57 @@ def test_the_slot_version_is_read_through_the_frozen_builds_import():
         os.remove(root + "/slot/ovcheck.py")
         os.rmdir(root + "/slot")
         os.rmdir(root)
+
+
+# ---- the space check at its edge ------------------------------------------------------------
+
+
+def _fill_to(vol, free_blocks):
+    """A filler file grown until the file system has exactly `free_blocks` free."""
+    disk = Disk(vol, "")
+    bs = disk.space()[2]
+    f = vol.open("/filler", "ab")
+    try:
+        while disk.space()[0] > free_blocks + 2:
+            f.write(bytes(bs))
+            f.flush()
+        while disk.space()[0] > free_blocks:
+            f.write(bytes(64))
+            f.flush()
+    finally:
+        f.close()
+    assert disk.space()[0] == free_blocks
+    return disk
+
+
+def _head_staged(st):
+    head = head_of(APP)
+    st.begin(hashlib.sha256(head).digest()[:8], len(head))
+    st.put(0, 0, head)
+
+
+def test_a_flash_filled_to_the_space_checks_edge_takes_the_whole_application_and_keeps_the_games_room():
+    # The check (update/room.py) lets a bundle through only when its slot leaves the games their
+    # blocks. Filled to exactly where it still says yes, the whole application must stage and
+    # switch without the flash running out, and the games' blocks must still be free after it.
+    vol, _ = mount(FlashDev())
+    st = stager(vol)
+    disk = Disk(vol, "")
+    before = disk.space()[0]
+    _head_staged(st)
+    head_blocks = before - disk.space()[0]
+    need = room.blocks_needed(st, st.manifest)
+    disk = _fill_to(vol, need + room.RESERVE)
+    st = stager(vol)  # takes the transfer up from the flash, checking its head there again
+    for i, got in st.status()[2]:
+        entry = st.manifest.files[i]
+        st.put(i + 1, got, APP[entry.offset + got:entry.offset + entry.stored])
+    assert st.finish() == VERSION
+    assert disk.space()[0] >= room.RESERVE
+
+    # one block less, and the head is refused before a body is sent
+    vol, _ = mount(FlashDev())
+    _fill_to(vol, need + room.RESERVE + head_blocks - 1)
+    st = stager(vol)
+    key, detail = refused(_head_staged, st)
+    assert key == "no_space"
