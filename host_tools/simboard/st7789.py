@@ -21,6 +21,8 @@
 # With strict=True a command the controller would not take (unknown, too
 # early after a reset or a sleep change, pixels in a format not emulated, a
 # window outside the RAM) raises ChipError, so driver bugs surface in tests.
+# What the glass shows is rendered by glass565.py.
+from .glass565 import Glass565
 
 
 class ChipError(ValueError):
@@ -76,7 +78,7 @@ def _noise(n):
 _NOISE = _noise(1021)  # repeated over the RAM at power-up (a prime length: no visible pattern)
 
 
-class ST7789Chip:
+class ST7789Chip(Glass565):
     colour = True  # the simulator's snap says RGB565
     ARGS = _ARGS  # the commands this controller takes (sim/ili9341_chip.py has its own)
     MIRROR_X = False  # the glass shows RAM column 0 at its portrait's left edge (True: at the right)
@@ -322,97 +324,6 @@ class ST7789Chip:
             self.col = self.xs
             self.row = self.row + 1 if self.row < self.ye else self.ys
 
-    # ---- the glass ----------------------------------------------------------------
-    def fingerprint(self):
-        """A CRC-32 of what decides the glass (the RAM and the state that maps it): the launcher
-        asks after every key whether the picture changed, and a render of a 320 x 240 glass in
-        Python for each answer would cost more than the firmware's whole step."""
-        import binascii
-
-        if not self.lit:
-            return 0
-        state = bytes((self.madctl, self.inv_on, int(self.backlight * 255)))
-        return binascii.crc32(state, binascii.crc32(self.ram))
-
-    def picture(self):
-        """What the viewer sees, rendered into one buffer kept for it: the same bytearray every
-        time, changed in place. The simulator uses it (it runs in the device's heap, where a new
-        65 KB block at every change may not be had); keep nothing of it, copy instead."""
-        if self._pic is None:
-            self._pic = bytearray(self.width * self.height * 2)
-            self._pic_ok = False
-        if not self._pic_ok:
-            self._render(self._pic)
-            self._pic_ok = True
-        return self._pic
-
-    def glass(self):
-        """What the viewer sees: width x height RGB565 pixels, big-endian, row by row.
-
-        A new bytearray whenever the picture may have changed, else the same
-        one again: keep it, compare it, do not change it.
-        """
-        if self._glass is None:
-            self._glass = bytearray(self.picture())
-        return self._glass
-
-    def pixel(self, x, y):
-        g = self.glass()
-        i = (y * self.width + x) * 2
-        return g[i] << 8 | g[i + 1]
-
-    def _render(self, out):
-        w, h = self.width, self.height
-        if not self.lit:
-            dark = bytes(2 * w)
-            for y in range(h):
-                out[y * 2 * w:(y + 1) * 2 * w] = dark
-            return out
-        ram = self.ram
-        for y in range(h):
-            idx, step = self._view_row(y)
-            o = y * w * 2
-            if step == 2:
-                out[o:o + 2 * w] = ram[idx:idx + 2 * w]
-                continue
-            if _gathered(out, o, ram, idx, step, w):
-                continue
-            for _ in range(w):
-                out[o] = ram[idx]
-                out[o + 1] = ram[idx + 1]
-                idx += step
-                o += 2
-        if self.inv_on != self.panel_inverts:  # an IPS panel inverts by itself; INVON undoes it
-            try:
-                out[:] = out.translate(_INVERT)
-            except AttributeError:  # MicroPython's bytearray has no translate
-                for i in range(len(out)):
-                    out[i] ^= 0xFF
-        if bool(self.madctl & 0x08) != self.PANEL_BGR:  # the other order: the panel's red and blue swap
-            for i in range(0, len(out), 2):
-                v = out[i] << 8 | out[i + 1]
-                v = (v & 0x1F) << 11 | (v & 0x07E0) | v >> 11
-                out[i] = v >> 8
-                out[i + 1] = v & 0xFF
-        return out
-
-    def _view_row(self, y):
-        """RAM offset of the viewer's pixel (0, y) and the step to (1, y)."""
-        k, pw, ph = self.rotation, self.panel_w, self.panel_h
-        # The panel's portrait pixel (px, py) under the viewer's (0, y), and its change per x.
-        if k == 0:
-            px, py, dx, dy = 0, y, 1, 0
-        elif k == 1:
-            px, py, dx, dy = pw - 1 - y, 0, 0, 1
-        elif k == 2:
-            px, py, dx, dy = pw - 1, ph - 1 - y, -1, 0
-        else:
-            px, py, dx, dy = y, ph - 1, 0, -1
-        return (py * pw + px) * 2, (dy * pw + dx) * 2
-
-
-_INVERT = bytes(255 - b for b in range(256))
-
 
 def _strided(ram, idx, step, run, buf, i):
     # Pixels i.. of buf into ram from idx on, `step` bytes apart, with extended slices where the
@@ -421,17 +332,6 @@ def _strided(ram, idx, step, run, buf, i):
     try:
         ram[idx:stop if stop >= 0 else None:step] = buf[i:i + 2 * run:2]
         ram[idx + 1:stop + 1 if stop + 1 >= 0 else None:step] = buf[i + 1:i + 2 * run:2]
-    except NotImplementedError:
-        return False
-    return True
-
-
-def _gathered(out, o, ram, idx, step, w):
-    # A row of w pixels `step` bytes apart in ram, into out from o on, with extended slices (as above).
-    stop = idx + step * w
-    try:
-        out[o:o + 2 * w:2] = ram[idx:stop if stop >= 0 else None:step]
-        out[o + 1:o + 2 * w:2] = ram[idx + 1:stop + 1 if stop + 1 >= 0 else None:step]
     except NotImplementedError:
         return False
     return True

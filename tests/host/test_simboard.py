@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from tafel_host.simboard import st7789
+from tafel_host.simboard import glass565, st7789
 from tafel_host.simboard.ili9341 import ILI9341Chip
 from tafel_host.simboard.st7789 import ST7789Chip
 
@@ -19,7 +19,7 @@ PANELS = [(ST7789Chip, (240, 135, 1, True)), (ST7789Chip, (135, 240, 2, True)), 
 def _paint(chip_class, args, quick):
     rng = random.Random(1)
     if not quick:  # as MicroPython has to: no extended slices
-        st7789._strided = st7789._gathered = lambda *a: False
+        st7789._strided = glass565._gathered = lambda *a: False
     chip = chip_class(*args, strict=False)
     chip.clock = lambda: 10 ** 6
     for madctl in (0x00, 0x60, 0xA0, 0xC0, 0x20, 0x40, 0x80, 0xE8, 0x28):
@@ -45,7 +45,7 @@ def _paint(chip_class, args, quick):
 def test_the_quick_paths_show_what_the_pixel_by_pixel_ones_show(chip_class, args, monkeypatch):
     quick = _paint(chip_class, args, True)
     monkeypatch.setattr(st7789, "_strided", st7789._strided)
-    monkeypatch.setattr(st7789, "_gathered", st7789._gathered)
+    monkeypatch.setattr(glass565, "_gathered", glass565._gathered)
     slow = _paint(chip_class, args, False)
     assert quick == slow
 
