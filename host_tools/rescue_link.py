@@ -96,6 +96,7 @@ class _FlashStream(InOrderStream):
 WHY = {
     "unmountable": "its file system does not mount",
     "games_unlisted": "its file system shows no games (its folders are gone)",
+    "boot_failed": "mounting its file system failed (an error of the flash or the heap; the device printed it)",
 }
 
 
@@ -104,8 +105,11 @@ def print_recovery_info(link):
     h = link.hello
     info = wire.parse_recovery_info(link.request(wire.INFO))
     print("device   %s (firmware %s, link protocol %d)" % (h["id"], info["firmware"] or h["fw"], h["proto"]))
-    print("recovery mode: %s, while the raw flash holds %d game%s"
-          % (WHY.get(info["why"], info["why"]), info["games"], "" if info["games"] == 1 else "s"))
+    if info["why"] == "boot_failed":  # no raw scan ran: its games are not counted
+        print("recovery mode: %s" % WHY["boot_failed"])
+    else:
+        print("recovery mode: %s, while the raw flash holds %d game%s"
+              % (WHY.get(info["why"], info["why"]), info["games"], "" if info["games"] == 1 else "s"))
     print("flash    %d blocks of %d bytes; %s" % (info["blocks"], info["block_size"],
           "read whole by a laptop since power-up" if info["read_done"] else "not read by a laptop since power-up"))
     print("rescue   tafel rescue --port PORT reads it and rebuilds the games; then format on the device (C, #)")

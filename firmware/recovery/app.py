@@ -16,8 +16,9 @@ STEP_MS = 10
 class Recovery:
     def __init__(self, hw, dev, why, games, reset, capture=False, lang="de"):
         """hw: board.Board (display, keypad, encoder) or None (no board profile: the link alone);
-        dev: the flash's block device; why: store/mount.py's UNMOUNTABLE or UNLISTED; games: how
-        many the raw scan found; reset(): machine.reset, after the format."""
+        dev: the flash's block device; why: store/mount.py's UNMOUNTABLE or UNLISTED, or
+        recovery/boot.py's FAILED; games: how many the raw scan found (None: not counted);
+        reset(): machine.reset, after the format."""
         self.hw = hw
         self.dev = dev
         self.why = why

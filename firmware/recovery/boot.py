@@ -8,7 +8,15 @@
 # main.py, which live on that flash, are never reached. It ends only with the
 # reset after a format the user asked for, or with Ctrl-C outside a link
 # session, which leaves MicroPython's REPL (mpremote works, without files).
+#
+# Whatever else mounting raises (the flash's I/O, a heap that refuses twice, a
+# bug) is no reason for a dark display either: recovery mode then says the start
+# failed (FAILED), the laptop can read the raw flash, and nothing is formatted
+# unless the user asks on the device.
+import gc
 import sys
+
+FAILED = "boot_failed"  # recovery's why when mounting raised what store/mount.py has no rule for
 
 
 def start(bdev=None, where="/"):
@@ -20,21 +28,47 @@ def start(bdev=None, where="/"):
             return
         if bdev is None:  # no file system partition: as stock MicroPython, the REPL without files
             return
-    import vfs
+    vol, rescue = decide(bdev)
+    if rescue is None:
+        try:
+            import vfs
 
+            vfs.mount(vol, where)
+        except Exception as err:
+            sys.print_exception(err)
+            rescue = (FAILED, None)
+    if rescue is not None:
+        run(bdev, rescue[0], rescue[1])
+        return
+    try:
+        from recovery import profile
+
+        profile.remember(where.rstrip("/") + "/board.json")
+    except Exception as err:  # the NVS copy is written at a later boot; this one goes on
+        sys.print_exception(err)
+
+
+def decide(bdev):
+    """(the mounted LittleFS, None), or (None, (why, games)) for recovery mode: store/mount.py's
+    rules; a MemoryError is tried once more after a collection, anything else they raise is FAILED
+    (games None: not counted)."""
     from store.errors import StoreError
     from store.mount import mount
 
-    try:
-        vol, _ = mount(bdev)
-    except StoreError as err:
-        why, games = err.detail
-        run(bdev, why, games)
-        return
-    vfs.mount(vol, where)
-    from recovery import profile
-
-    profile.remember(where.rstrip("/") + "/board.json")
+    for attempt in (0, 1):
+        try:
+            return mount(bdev)[0], None
+        except StoreError as err:
+            return None, err.detail
+        except MemoryError as err:
+            if not attempt:
+                gc.collect()
+                continue
+            failed = err
+        except Exception as err:
+            failed = err
+        sys.print_exception(failed)
+    return None, (FAILED, None)
 
 
 def run(dev, why, games):

@@ -39,7 +39,7 @@ class RecoveryLink(Link):
             put_text(out, wire.RECOVERY)
             put_text(out, app.why)
             dev = app.dev
-            for n in (app.games, dev.ioctl(4, 0), dev.ioctl(5, 0), 1 if app.read_done else 0):
+            for n in (app.games or 0, dev.ioctl(4, 0), dev.ioctl(5, 0), 1 if app.read_done else 0):
                 put_varint(out, n)
             put_text(out, self.firmware)
             return out

@@ -15,7 +15,8 @@ def draw(canvas, t, rec):
     if page == INFO:
         canvas.bar(0, t("rec_title"))
         canvas.text(1, 0, t("rec_" + rec.why))
-        canvas.text(2, 0, t("rec_games") % rec.games)
+        if rec.games is not None:  # None: the start failed before a raw scan counted them
+            canvas.text(2, 0, t("rec_games") % rec.games)
         canvas.text(3, 0, t("rec_rescue"))
         canvas.text(4, 0, t("rec_laptop"))
         canvas.text(5, 0, t("rec_command"))

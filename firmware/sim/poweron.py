@@ -188,8 +188,14 @@ def flash(path, native=False):
     had = list(sys.modules)
     from store import mount
 
-    vol, what, games = mount.decide(dev)
-    rescue = (what, games) if what in mount.RECOVERY else None
+    try:
+        vol, what, games = mount.decide(dev)
+        rescue = (what, games) if what in mount.RECOVERY else None
+    except Exception as err:  # as on the chip (recovery/boot.py decide): recovery mode, never a dark display
+        from recovery.boot import FAILED
+
+        sys.print_exception(err)
+        vol, rescue = None, (FAILED, None)
     for name in list(sys.modules):  # as the chip's _boot.py lets go of them: the app imports its own
         if name not in had:
             del sys.modules[name]

@@ -176,6 +176,7 @@ TEXTS = (
     ("rec_title", "Flash-Fehler"),
     ("rec_unmountable", "Speicher defekt"),
     ("rec_games_unlisted", "Spieleliste weg"),
+    ("rec_boot_failed", "Start gestört"),
     ("rec_games", "%d Spiele da"),
     ("rec_rescue", "Spiele retten:"),
     ("rec_laptop", "am Laptop"),

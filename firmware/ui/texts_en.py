@@ -171,6 +171,7 @@ TEXTS = (
     ("rec_title", "Flash error"),
     ("rec_unmountable", "Storage damaged"),
     ("rec_games_unlisted", "Game list lost"),
+    ("rec_boot_failed", "Start failed"),
     ("rec_games", "%d games found"),
     ("rec_rescue", "Rescue games:"),
     ("rec_laptop", "on a laptop"),

@@ -401,3 +401,167 @@ def test_the_chips_boot_mounts_a_flash_that_holds_the_store_and_keeps_the_profil
     finally:
         del sys.modules["esp32"]
         _NVS.store.clear()
+
+
+# ---- a boot that cannot go dark: whatever mounting raises ends in recovery or a working device --------
+
+
+class _FailingFlash(FlashDev):
+    """A flash whose reads fail (a chip that no longer answers, a broken SPI line)."""
+
+    def readblocks(self, n, buf, off=0):
+        raise OSError(5)  # EIO
+
+
+def _chip_boot(dev, where="/rtest"):
+    """recovery/boot.py start() as the chip's _boot.py runs it, with recovery mode's endless loop
+    replaced by a note of why it ran: (what ran it, or None if the flash was mounted)."""
+    from recovery import boot
+
+    ran = []
+    real = boot.run
+    boot.run = lambda bdev, why, games: ran.append((why, games))
+    try:
+        boot.start(dev, where)
+    finally:
+        boot.run = real
+    return ran[0] if ran else None
+
+
+def _mounted(where="/rtest"):
+    import os
+
+    import vfs
+
+    try:
+        return "data" in os.listdir(where)
+    finally:
+        vfs.umount(where)
+
+
+def test_a_flash_that_fails_to_read_while_mounting_starts_recovery_saying_the_start_failed():
+    from recovery.boot import FAILED
+
+    assert _chip_boot(_FailingFlash()) == (FAILED, None)
+
+
+def test_a_heap_that_refuses_the_mount_once_is_collected_and_the_flash_mounted():
+    image, _ = _evening()
+    real = mnt.mount
+    calls = []
+
+    def once_no_memory(dev, mtime=True):
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError("memory allocation failed")
+        return real(dev, mtime)
+
+    mnt.mount = once_no_memory
+    try:
+        assert _chip_boot(FlashDev(image=image)) is None
+    finally:
+        mnt.mount = real
+    assert _mounted() and len(calls) == 2
+
+
+def test_a_heap_that_refuses_the_mount_twice_or_a_bug_in_it_starts_recovery():
+    from recovery.boot import FAILED
+
+    image, _ = _evening()
+    real = mnt.mount
+    for error in (MemoryError("memory allocation failed"), ValueError("a bug"), KeyError("x")):
+        def failing(dev, mtime=True, error=error):
+            raise error
+
+        mnt.mount = failing
+        try:
+            assert _chip_boot(FlashDev(image=image)) == (FAILED, None), error
+        finally:
+            mnt.mount = real
+
+
+def test_a_board_profile_that_cannot_be_kept_in_nvs_does_not_stop_the_boot():
+    from recovery import profile
+
+    image, _ = _evening()
+    real = profile.remember
+
+    def nvs_broken(path):
+        raise OSError(28)
+
+    profile.remember = nvs_broken
+    try:
+        assert _chip_boot(FlashDev(image=image)) is None
+    finally:
+        profile.remember = real
+    assert _mounted()
+
+
+def test_recovery_after_a_failed_start_says_so_and_counts_no_games():
+    from board import load_profile
+
+    from recovery.boot import FAILED
+
+    rec = RecoveringDevice(load_profile(PROFILE), _FailingFlash(), FAILED, None, FakeSerial(), "sim-test")
+    host = Host(rec)
+    assert rec.screen()[:8] == ["Flash-Fehler", "Start gestört", "", "Spiele retten:", "am Laptop",
+                                "tafel rescue", "", "C = formatieren"]
+    host.handshake()
+    info = wire.parse_recovery_info(host.ok(wire.INFO))
+    assert info["why"] == FAILED and info["games"] == 0
+
+
+def test_the_chips_boot_file_leaves_nothing_for_micropython_to_stop_at_even_when_recovery_fails():
+    # port/_boot.py: recovery mode failing to start is printed (on the serial) and the REPL answers;
+    # no exception escapes the file, so MicroPython goes on as stock's does.
+    class _Broken:
+        started = []
+
+        @staticmethod
+        def start():
+            _Broken.started.append(1)
+            raise RuntimeError("the display does not answer")
+
+        @staticmethod
+        def let_go(had):
+            raise AssertionError("not reached: start raised")
+
+    real = sys.modules.get("recovery.boot")
+    sys.modules["recovery.boot"] = _Broken
+    try:
+        with open("firmware/port/_boot.py") as f:
+            code = f.read()
+        exec(code, {"__name__": "_boot"})  # raises nothing
+    finally:
+        if real is None:
+            del sys.modules["recovery.boot"]
+        else:
+            sys.modules["recovery.boot"] = real
+    assert _Broken.started == [1]
+
+
+def test_the_virtual_chip_whose_mount_raises_boots_into_recovery_saying_the_start_failed():
+    # The simulator's boot (sim/poweron.py flash) follows the chip's: recovery mode, not a crash.
+    import os
+
+    from recovery.boot import FAILED
+    from sim import poweron
+
+    path = "/tmp/tafel-test-boot-failed.img"
+    had = sys.modules.get("flashbdev")
+    real = mnt.decide
+
+    def failing(dev, mtime=True):
+        raise OSError(5)
+
+    mnt.decide = failing
+    try:
+        dev, vol, rescue = poweron.flash(path)
+    finally:
+        mnt.decide = real
+        os.remove(path)
+        if had is None:
+            sys.modules.pop("flashbdev", None)
+        else:
+            sys.modules["flashbdev"] = had
+    assert vol is None and rescue == (FAILED, None)
