@@ -21,7 +21,8 @@
 #             None once nothing is there to go back to (staging writes into that slot)
 #   id        the running bundle's id (16 hex digits of its head's SHA-256; "" unknown)
 #   tries     on trial: the boots it had so far (counted here, before it runs); else None
-#   crashes   on probation: the watchdog resets it had so far; else None
+#   crashes   on probation: the crashes it had so far (below); else None
+#   settled   on probation: whether this boot's main loop has run health.CONFIRM_MS (absent: True)
 # It changes only by write-new-then-rename (current.new, then one rename), so
 # a power cut leaves the old or the new pointer, never a mix.
 #
@@ -35,9 +36,19 @@
 #   resets and the next boot counts another try. A version that has not
 #   confirmed after TRIES boots is rolled back.
 # - Probation. A confirmed version keeps the watchdog until it has run
-#   health.PROBATION_MS in one boot (then crashes None). Each boot after a
-#   watchdog reset (a hang, or an exception that ended main.py) counts a
-#   crash; the CRASHES-th rolls it back, the previous version being still whole.
+#   health.PROBATION_MS in one boot (then crashes None). A boot counts a crash
+#   by the reset that came before it, as the ESP32 port reports it
+#   (ports/esp32/modmachine.c, mp_machine_reset_cause): WDT_RESET (the task or
+#   interrupt watchdog: a hang, or an exception that ended main.py) and
+#   HARD_RESET (ESP_RST_PANIC: a crash in C, ESP-IDF out of memory; ESP_RST_SW:
+#   machine.reset(), which the app calls only to start a new version or after a
+#   format) always; PWRON_RESET (power-on, and ESP_RST_BROWNOUT: a supply that
+#   sags, as Wi-Fi's start can make it) only if the boot before had not settled,
+#   its main loop not having run health.CONFIRM_MS (20 s): a version that dies
+#   while it starts counts, a table that unplugs a device it used does not
+#   (unplugging three times within 20 s of switching on, during the 10 minutes,
+#   would). DEEPSLEEP_RESET (a wake) and SOFT_RESET (Ctrl-D) never count. The
+#   CRASHES-th rolls it back, the previous version being still whole.
 # - The recovery key. Holding RECOVERY_KEY while the device powers on gives
 #   the running version up for the previous one, if one is whole on the flash;
 #   if none is, no application starts and no watchdog runs: MicroPython's REPL
@@ -56,10 +67,18 @@ TRIES = 3  # boots a new version gets to confirm itself
 CRASHES = 3  # watchdog resets on probation that roll a version back
 KEEP = 4  # rollback records kept
 RECOVERY_KEY = "0"  # held at power-on: back to the previous version
-BOOT_VERSION = 3  # what bundles' min-boot is compared with (3: probation, recovery key, /app/rolled)
+BOOT_VERSION = 4  # what bundles' min-boot is compared with (3: probation, recovery key, /app/rolled;
+# 4: probation's crashes counted by the reset's cause and the settled mark)
 TRIAL_WDT_MS = 60000  # a trial boot that has not confirmed in this long resets
 
 wdt = None  # the watchdog started for a trial or probation boot (the app feeds it: update/health.py)
+
+# The reset before this boot, from machine.reset_cause() (_cause)
+POWER = "power"  # PWRON_RESET: power-on or brownout
+WATCHDOG = "watchdog"  # WDT_RESET
+HARD = "hard"  # HARD_RESET: a panic, or machine.reset()
+WAKE = "wake"  # DEEPSLEEP_RESET
+SOFT = "soft"  # SOFT_RESET: Ctrl-D at the REPL
 
 
 def read(fs, path=POINTER):
@@ -91,10 +110,10 @@ def slot_path(name):
     return APP + "/" + name if name else ""
 
 
-def choose(fs, after_watchdog=False, key=False):
+def choose(fs, cause=POWER, key=False):
     """The folder of the application to run now, counting a trial boot or a crash, or rolling back.
 
-    after_watchdog: this boot follows a watchdog reset; key: the recovery key
+    cause: the reset before this boot (POWER, WATCHDOG, HARD, WAKE, SOFT); key: the recovery key
     is held. Returns (folder, watch): folder "" means flat at /, None means no
     application at all (the REPL); watch True while the watchdog must run."""
     st = read(fs)
@@ -113,11 +132,14 @@ def choose(fs, after_watchdog=False, key=False):
     crashes = st.get("crashes")
     if crashes is None:
         return slot_path(st["slot"]), False
-    if after_watchdog:
+    counted = cause == WATCHDOG or cause == HARD or (cause == POWER and st.get("settled") is False)
+    if counted:
         crashes += 1
         if crashes >= CRASHES and prev is not None:
             return _roll_back(fs, st, "crashes", crashes), False
         st["crashes"] = crashes
+    if counted or st.get("settled") is not False:
+        st["settled"] = False  # until this boot's main loop has run long enough (update/health.py)
         write(fs, st)
     return slot_path(st["slot"]), True
 
@@ -147,7 +169,7 @@ def boot(machine=None):
 
     if machine is None:
         import machine
-    folder, watch_it = choose(None, _after_watchdog(machine), held(machine))
+    folder, watch_it = choose(None, _cause(machine), held(machine))
     if folder is None:  # the recovery key and nothing to go back to: no application, the REPL
         os.chdir(APP)  # no main.py there
     elif folder:
@@ -163,7 +185,7 @@ def boot(machine=None):
         g.pop(name, None)
 
 
-BOOT_ONLY = ("choose", "_roll_back", "boot", "lay_over", "watch", "_after_watchdog", "held")
+BOOT_ONLY = ("choose", "_roll_back", "boot", "lay_over", "watch", "_cause", "held")
 
 
 def lay_over(folder):
@@ -188,11 +210,17 @@ def watch(machine):
     wdt = machine.WDT(timeout=TRIAL_WDT_MS)
 
 
-def _after_watchdog(machine):
+def _cause(machine):
+    # machine.reset_cause() as choose() takes it; a port without it: a power-on.
     try:
-        return machine.reset_cause() == machine.WDT_RESET
+        got = machine.reset_cause()
+        for name, cause in (("WDT_RESET", WATCHDOG), ("HARD_RESET", HARD), ("DEEPSLEEP_RESET", WAKE),
+                            ("SOFT_RESET", SOFT)):
+            if got == getattr(machine, name):
+                return cause
     except AttributeError:
-        return False
+        pass
+    return POWER
 
 
 def held(machine, profile=PROFILE):

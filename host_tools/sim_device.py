@@ -49,12 +49,14 @@ _NOTHING = object()  # no line came in time
 
 
 class _Reset(Exception):
-    """The chip resets: its watchdog fired (its own word, or a hang noticed here), or, soft,
-    the firmware asked for it (machine.reset() after an update's switch)."""
+    """The chip resets: its watchdog fired ("wdt": its own word, or a hang noticed here), the
+    firmware asked for it ("hard": machine.reset() after an update's switch, HARD_RESET on the
+    ESP32) or a soft reboot at the REPL ("soft"). `cause`: what machine.reset_cause() says next."""
 
-    def __init__(self, soft=False):
+    def __init__(self, cause="wdt"):
         Exception.__init__(self)
-        self.soft = soft
+        self.cause = cause
+        self.soft = cause != "wdt"
 
 
 class _Aborted(Exception):
@@ -103,7 +105,7 @@ class SimDevice:
             try:
                 words = self._reply(READY_TIMEOUT, "start").split()
             except _Reset as reset:
-                self._reset(reset.soft)
+                self._reset(reset.cause)
                 continue
             if words[0] != "ready":
                 raise SimError("the simulator started with %r instead of 'ready'" % " ".join(words))
@@ -149,17 +151,17 @@ class SimDevice:
         self._send(wire.command(wire.BOARD, self.bench.board_frame()), "start")
         self._send_nets(self.bench.nets_frame())
 
-    def _reset(self, soft=False):
-        # The watchdog's reset: the process goes (it may be hung), the chip starts again. A soft
-        # one (machine.reset()) the same, but it is no watchdog reset.
-        if soft:
+    def _reset(self, cause="wdt"):
+        # The watchdog's reset: the process goes (it may be hung), the chip starts again. One the
+        # firmware asked for (machine.reset(), Ctrl-D) the same, but it is no watchdog reset.
+        if cause != "wdt":
             self.restarts += 1
-            self._note("tafel sim: restart %d (machine.reset)" % self.restarts)
+            self._note("tafel sim: restart %d (%s)" % (self.restarts, "machine.reset" if cause == "hard" else "Ctrl-D"))
         else:
             self.resets += 1
             self._note("tafel sim: watchdog reset %d" % self.resets)
         self._kill()
-        self._cause = "soft" if soft else "wdt"
+        self._cause = cause
 
     def power_cut(self, hold=None):
         """Pull the plug at this instant (SIGKILL, no goodbye), then power on again with the same flash file.
@@ -257,7 +259,7 @@ class SimDevice:
         try:
             reply = self._reply(REPLY_TIMEOUT + ms / 1000.0, what)
         except _Reset as reset:  # the chip starts again: the command's effect is gone with it
-            self._reset(reset.soft)
+            self._reset(reset.cause)
             self.start()
             raise _Aborted() from None
         if reply.startswith("error "):
@@ -315,8 +317,10 @@ class SimDevice:
                 self.watchdog, self._unfed = int(line[4:]) / 1000.0, 0.0
             elif line == "reset watchdog":
                 raise _Reset()
+            elif line == "reset hard":
+                raise _Reset("hard")
             elif line == "reset soft":
-                raise _Reset(True)
+                raise _Reset("soft")
             elif line.startswith(_REPLIES):
                 return line
             else:

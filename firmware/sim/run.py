@@ -39,8 +39,8 @@
 # The launcher's lines (wire.py R): "ready" once the firmware runs; "ok" or
 # "ok asleep" after each G; "wdt <ms>" when a watchdog starts and "fed" each
 # time it is fed (sim/simwdt.py: the launcher notices a device that hangs);
-# "reset watchdog" when it fires and "reset soft" after machine.reset() or a
-# soft reboot at the REPL, then the process ends with simwdt.RESET_EXIT and
+# "reset watchdog" when it fires, "reset hard" after machine.reset() and
+# "reset soft" after a soft reboot at the REPL, then the process ends with simwdt.RESET_EXIT and
 # the launcher starts it again, as the chip starts with empty RAM. A firmware
 # that raises while it starts, or whose main loop raises, leaves a halted
 # device (sim/halted.py: MicroPython's REPL on the serial). A power cut is
@@ -141,7 +141,9 @@ def serve(device, chip, profile, device_id, stats=None, depth=0):
                                 chip.machine.wdt_elapse)
             if device.reset_pending or device.restart_pending:  # machine.reset(), or Ctrl-D at the REPL:
                 _say_stats(stats)
-                wire.say(b"reset soft")  # the launcher starts this again
+                # the launcher starts this again, machine.reset_cause() as the ESP32 port says it:
+                # HARD_RESET after machine.reset() (ESP_RST_SW), SOFT_RESET after Ctrl-D
+                wire.say(b"reset hard" if device.reset_pending else b"reset soft")
                 sys.exit(_RESET_EXIT)
             wire.say(b"ok asleep" if device.asleep else b"ok")
         elif kind == _N or kind == 66:

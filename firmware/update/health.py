@@ -25,15 +25,17 @@ _PROBATION = const(2)
 phase = _NONE  # of this boot, read once at begin()
 _vol = None
 _since = -1  # loop time when the phase's clock started (the first step)
+_settled = False  # this boot has told bootsel.py that its loop ran CONFIRM_MS (probation)
 
 
 def begin(vol=None, clock=None):
     """At start-up: the phase this boot runs in; the newest rollback not yet told, or None.
 
     The record is marked told (and stamped with the time if the clock knows it)."""
-    global phase, _vol, _since
+    global phase, _vol, _since, _settled
     _vol = vol
     _since = -1
+    _settled = False
     st = bootsel.read(vol)
     phase = _NONE
     if st is not None:
@@ -67,8 +69,24 @@ def step(now, store):
         if _mounted(store):
             _start(now)
         return
-    if now - _since >= (CONFIRM_MS if phase == _TRIAL else PROBATION_MS) and _mounted(store):
+    if phase == _PROBATION and not _settled and now - _since >= CONFIRM_MS and _mounted(store):
+        _settle()
+    elif now - _since >= (CONFIRM_MS if phase == _TRIAL else PROBATION_MS) and _mounted(store):
         _advance(now)
+
+
+def _settle():
+    # On probation: this boot's loop has run as long as a trial's confirmation; a power cut from
+    # here on is the table's, not a crash (bootsel.py counts an unsettled boot's power-on).
+    global _settled
+    _settled = True
+    st = bootsel.read(_vol)
+    if st is not None and st.get("crashes") is not None:
+        st["settled"] = True
+        try:
+            bootsel.write(_vol, st)
+        except OSError:
+            pass  # unsettled: a power cut counts, as it would have before the 20 s
 
 
 def _mounted(store):
@@ -87,7 +105,7 @@ def _start(now):
 
 def _advance(now):
     # Trial -> probation (confirmed) -> none. A flash that refuses the pointer: the next boot tries again.
-    global phase
+    global phase, _settled
     st = bootsel.read(_vol)
     if st is None:
         phase = _NONE
@@ -95,8 +113,10 @@ def _advance(now):
     if phase == _TRIAL:
         st["tries"] = None
         st["crashes"] = 0
+        st["settled"] = True  # its loop ran CONFIRM_MS in this boot
     else:
         st["crashes"] = None
+        st.pop("settled", None)
     try:
         bootsel.write(_vol, st)
     except OSError:
@@ -105,6 +125,7 @@ def _advance(now):
     if phase == _TRIAL:
         _clear_stage()
         phase = _PROBATION
+        _settled = True
         _start(now)
     else:
         phase = _NONE

@@ -79,18 +79,90 @@ def test_no_confirmation_while_the_store_is_not_mounted():
     assert bootsel.read(vol)["tries"] == 1
 
 
-def test_probation_counts_watchdog_resets_and_the_third_goes_back():
+def _on_probation():
     vol = updated()
     bootsel.choose(vol)
     health.begin(vol)
     run_loop(vol, health.CONFIRM_MS + 1000)  # confirmed
-    assert bootsel.choose(vol, after_watchdog=False) == ("/app/b", True)  # a power cut: no crash, still watched
+    return vol
+
+
+def test_probation_counts_watchdog_resets_and_the_third_goes_back():
+    vol = _on_probation()
+    assert bootsel.choose(vol, bootsel.POWER) == ("/app/b", True)  # a power cut after 20 s: no crash, still watched
     assert bootsel.read(vol)["crashes"] == 0
-    assert bootsel.choose(vol, after_watchdog=True) == ("/app/b", True)
-    assert bootsel.choose(vol, after_watchdog=True) == ("/app/b", True)
+    assert bootsel.choose(vol, bootsel.WATCHDOG) == ("/app/b", True)
+    assert bootsel.choose(vol, bootsel.WATCHDOG) == ("/app/b", True)
     assert bootsel.read(vol)["crashes"] == 2
-    assert bootsel.choose(vol, after_watchdog=True) == ("/app/a", False)
+    assert bootsel.choose(vol, bootsel.WATCHDOG) == ("/app/a", False)
     assert bootsel.rollbacks(vol)[0]["why"] == "crashes" and bootsel.rollbacks(vol)[0]["count"] == 3
+
+
+def test_probation_counts_a_panic_whatever_the_boot_before_did():
+    # ESP_RST_PANIC reads HARD_RESET on the ESP32 (ports/esp32/modmachine.c): ESP-IDF out of
+    # memory in the Wi-Fi stack, a crash in C; a panic loop rolls back as a hang does.
+    vol = _on_probation()
+    for n in (1, 2):
+        assert bootsel.choose(vol, bootsel.HARD) == ("/app/b", True)
+        assert bootsel.read(vol)["crashes"] == n
+        run_loop(vol, health.CONFIRM_MS + 1000)  # even after it settled
+    assert bootsel.choose(vol, bootsel.HARD) == ("/app/a", False)
+    assert bootsel.rollbacks(vol)[0] == {"version": "0.2.0", "why": "crashes", "count": 3, "at": 0, "shown": False}
+
+
+def test_probation_counts_a_power_on_only_after_a_boot_that_never_settled():
+    # A brownout reads PWRON_RESET, as a power cut does: a boot cut off within CONFIRM_MS of its
+    # start counts (a version that dies while it starts, a supply that sags when Wi-Fi starts);
+    # one cut off after its loop ran that long is the table unplugging the device.
+    vol = _on_probation()
+    assert bootsel.choose(vol, bootsel.POWER) == ("/app/b", True)  # the confirmed boot settled
+    assert bootsel.read(vol)["crashes"] == 0 and bootsel.read(vol)["settled"] is False
+    assert bootsel.choose(vol, bootsel.POWER) == ("/app/b", True)  # that one was cut before 20 s
+    assert bootsel.read(vol)["crashes"] == 1
+    health.begin(vol)
+    run_loop(vol, health.CONFIRM_MS - 1000)  # not long enough
+    assert bootsel.read(vol)["settled"] is False
+    run_loop(vol, 2000, start=health.CONFIRM_MS)
+    assert bootsel.read(vol)["settled"] is True
+    assert bootsel.choose(vol, bootsel.POWER) == ("/app/b", True)  # settled: not counted
+    assert bootsel.read(vol)["crashes"] == 1
+    assert bootsel.choose(vol, bootsel.POWER) == ("/app/b", True)
+    assert bootsel.choose(vol, bootsel.POWER) == ("/app/a", False)  # two more unsettled: the third crash
+    assert bootsel.rollbacks(vol)[0]["why"] == "crashes"
+
+
+def test_probation_never_counts_a_wake_from_deep_sleep_or_a_soft_reboot():
+    vol = _on_probation()
+    bootsel.choose(vol, bootsel.POWER)  # unsettled from here
+    for _ in range(5):
+        for cause in (bootsel.WAKE, bootsel.SOFT):
+            assert bootsel.choose(vol, cause) == ("/app/b", True)
+    assert bootsel.read(vol)["crashes"] == 0
+
+
+def test_a_pointer_from_an_older_firmware_counts_no_power_on():
+    # Written before the settled mark: unknown is taken as settled, never as a crash.
+    vol = _on_probation()
+    st = bootsel.read(vol)
+    del st["settled"]
+    bootsel.write(vol, st)
+    assert bootsel.choose(vol, bootsel.POWER) == ("/app/b", True)
+    assert bootsel.read(vol)["crashes"] == 0
+
+
+def test_the_reset_cause_is_read_as_the_esp32_port_reports_it():
+    class _Machine:
+        PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
+
+        def __init__(self, cause):
+            self.cause = cause
+
+        def reset_cause(self):
+            return self.cause
+
+    got = [bootsel._cause(_Machine(n)) for n in (1, 2, 3, 4, 5, 99)]
+    assert got == [bootsel.POWER, bootsel.HARD, bootsel.WATCHDOG, bootsel.WAKE, bootsel.SOFT, bootsel.POWER]
+    assert bootsel._cause(object()) == bootsel.POWER  # a port without reset_cause()
 
 
 def test_probation_ends_after_its_time_without_a_reset():
@@ -101,7 +173,8 @@ def test_probation_ends_after_its_time_without_a_reset():
     run_loop(vol, health.PROBATION_MS + 1000, start=later)
     st = bootsel.read(vol)
     assert st["tries"] is None and st["crashes"] is None
-    assert bootsel.choose(vol, after_watchdog=True) == ("/app/b", False)  # no watchdog any more, nothing counted
+    assert bootsel.choose(vol, bootsel.WATCHDOG) == ("/app/b", False)  # no watchdog any more, nothing counted
+    assert "settled" not in bootsel.read(vol)
 
 
 def test_the_recovery_key_goes_back_to_the_previous_version_or_to_no_app_at_all():
