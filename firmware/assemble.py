@@ -95,6 +95,11 @@ def run():
                       transport, device_id, log=log)
     links.append(runner.link)
     try:
-        asyncio.run(runner.run(clock))  # it feeds the watchdog of a trial or probation boot
+        asyncio.run(runner.run(clock))  # it feeds the watchdog (bootsel.py starts it at every boot)
+    except KeyboardInterrupt:  # Ctrl-C on the serial outside a link session: to the REPL on purpose
+        from update import health
+
+        health.relax()
+        raise
     finally:
         runner.link.end()  # Ctrl-C works again at the REPL, whatever stopped the app

@@ -69,9 +69,9 @@ KEEP = 4  # rollback records kept
 RECOVERY_KEY = "0"  # held at power-on: back to the previous version
 BOOT_VERSION = 4  # what bundles' min-boot is compared with (3: probation, recovery key, /app/rolled;
 # 4: probation's crashes counted by the reset's cause and the settled mark)
-TRIAL_WDT_MS = 60000  # a trial boot that has not confirmed in this long resets
+TRIAL_WDT_MS = 60000  # the watchdog every boot that runs the application starts: a loop unfed this long resets
 
-wdt = None  # the watchdog started for a trial or probation boot (the app feeds it: update/health.py)
+wdt = None  # the watchdog this boot started (the app feeds it: update/health.py), None without an app
 
 # The reset before this boot, from machine.reset_cause() (_cause)
 POWER = "power"  # PWRON_RESET: power-on or brownout
@@ -114,8 +114,9 @@ def choose(fs, cause=POWER, key=False):
     """The folder of the application to run now, counting a trial boot or a crash, or rolling back.
 
     cause: the reset before this boot (POWER, WATCHDOG, HARD, WAKE, SOFT); key: the recovery key
-    is held. Returns (folder, watch): folder "" means flat at /, None means no
-    application at all (the REPL); watch True while the watchdog must run."""
+    is held. Returns (folder, phase): folder "" means flat at /, None means no
+    application at all (the REPL); phase True on trial or probation. Every boot
+    that runs an application runs the watchdog (boot())."""
     st = read(fs)
     if st is None:
         return "", False
@@ -169,15 +170,18 @@ def boot(machine=None):
 
     if machine is None:
         import machine
-    folder, watch_it = choose(None, _cause(machine), held(machine))
+    folder, _ = choose(None, _cause(machine), held(machine))
     if folder is None:  # the recovery key and nothing to go back to: no application, the REPL
         os.chdir(APP)  # no main.py there
-    elif folder:
-        if not lay_over(folder):  # stock MicroPython: the slot holds the whole application
-            sys.path[:] = [folder, ".frozen", folder + "/lib", "/"]
-        os.chdir(folder)  # MicroPython then runs the slot's main.py
-        if watch_it:
-            watch(machine)
+    else:
+        if folder:
+            if not lay_over(folder):  # stock MicroPython: the slot holds the whole application
+                sys.path[:] = [folder, ".frozen", folder + "/lib", "/"]
+            os.chdir(folder)  # MicroPython then runs the slot's main.py
+        # Always, not only on trial or probation: a hang anywhere resets the device, and every round
+        # confirmed on screen was on flash before (session.py). The main loop feeds it; so does
+        # long work outside it (update/health.py feed). A deliberate Ctrl-C lengthens it (health.relax).
+        watch(machine)
     # The application keeps this module (the pointer's read and write, the watchdog) for as long
     # as it runs: the code only a boot needs is let go, so its bytecode leaves the heap.
     g = globals()

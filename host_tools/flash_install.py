@@ -38,6 +38,11 @@ try:  # a Tafel firmware image: what it holds frozen, a line a file (a board's h
         print('%s-IMAGE', appimage.FILES[_i], binascii.hexlify(appimage.DIGESTS[_i]).decode())
 except ImportError:
     pass
+try:  # every boot of a Tafel app runs a 60 s watchdog (bootsel.py), an app that failed too: the install gets 30 min
+    import machine
+    machine.WDT(timeout=1800000)
+except Exception:  # a port without one
+    pass
 print('%s', json.dumps({'pointer': _read('app/current'), 'free': _s[0] * _s[3],
                         'mpy': getattr(sys.implementation, '_mpy', 0) & 255}))
 """ % (MARK, MARK)

@@ -67,9 +67,20 @@ class SimUSB:
             if buf[i] == 3:  # KeyboardInterrupt: the app stops, the REPL takes the port
                 from sim.simrepl import Repl  # imported only now: a chip's REPL is C, in no heap
 
+                _relax()  # as assemble.run() does on the chip
+
                 self.repl = Repl(self, self.device, bytes(buf[i + 1:n]))
                 return i
         return n
+
+
+def _relax():
+    # update/health.py relax(), where the application imported it (a flat development run may not).
+    import sys
+
+    health = sys.modules.get("update.health")
+    if health is not None:
+        health.relax()
 
 
 class RawPort:

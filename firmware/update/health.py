@@ -17,6 +17,7 @@ import bootsel
 
 CONFIRM_MS = 20000  # main-loop time that proves a new version (the watchdog's timeout is 60 s)
 PROBATION_MS = 600000  # ten minutes without a reset end the probation after an update
+REPL_WDT_MS = 1800000  # half an hour at the REPL after a deliberate Ctrl-C, then the app starts again
 
 _NONE = const(0)
 _TRIAL = const(1)
@@ -155,6 +156,15 @@ def report(vol, now):
     tries = st.get("tries") or 0
     return (phase, tries if phase == _TRIAL else 0, bootsel.TRIES, bootsel.TRIAL_WDT_MS, CONFIRM_MS,
             left_ms(now), st.get("id") or "", bootsel.rollbacks(vol))
+
+
+def relax():
+    """The app stops for MicroPython's REPL on purpose (Ctrl-C outside a link session: mpremote,
+    tafel flash): outside a trial or probation the watchdog then gives the REPL REPL_WDT_MS before
+    it resets the device into the app again. On trial or probation it stays: the version has not
+    proved itself, and its next boot counts."""
+    if phase == _NONE and bootsel.wdt is not None:
+        bootsel.wdt = type(bootsel.wdt)(timeout=REPL_WDT_MS)  # the chip's one watchdog, its timeout set anew
 
 
 def feed():
