@@ -363,7 +363,7 @@ def test_holding_0_at_power_on_goes_back_to_the_version_before(setup):
 
 
 def test_an_app_that_raises_at_every_start_is_reinstalled_from_the_repl(setup):
-    # Installed by hand (nothing on trial, so no watchdog): main.py raises at every start and the
+    # Installed by hand (nothing on trial: the ordinary 60 s watchdog): main.py raises at every start and the
     # device sits at MicroPython's REPL, where tafel flash reaches it as it reaches a board.
     flash = setup.dir / "repl.img"
     install(setup, flash, BROKEN[0][1])
