@@ -1,37 +1,42 @@
-# A run of heap kept back in one piece, let go for the moments that need one.
+# Runs of heap kept back, let go for the moments that need room in one piece.
 #
 #   reserve.keep()      # at start-up, while the heap is young; again after each use
 #   reserve.let_go()    # just before work that opens files (a save, an update's block)
 #
 # After hours of play the heap's free space lies in holes mostly shorter than
 # the few hundred bytes some steps need in one piece: a LittleFS file object
-# with its cache (252 bytes on the chip, one for each open file), a chunk of a
-# game's round table (176 bytes at most). Saving a round opens one file at a
-# time; staging an update's block has up to two open beside the bundle's head.
-# Those steps let this block go, the collector gives its room to them, and
-# keep() takes it back afterwards (once they are done, a collection finds it
-# again). If the heap has no such run when keep() asks, there is none until
-# the next time: the step then goes without, as it would have anyway.
+# with its cache (252 bytes on the chip, one for each open file). Saving a
+# round opens one file at a time; staging an update's block has up to two open
+# beside the bundle's head. Those steps let the reserve go, the collector gives
+# its room to them, and keep() takes it back afterwards (once they are done, a
+# collection finds it again). It is three runs of 256 bytes, each where the
+# heap had one, not one of 768: files are opened one at a time, never needing
+# their objects side by side, and late in an evening a run of 768 bytes is
+# seldom there to be kept again. If the heap has no run when keep() asks,
+# that piece waits for the next time: the step goes without, as it would have.
 import gc
 
 from micropython import const
 
-ROOM = const(768)  # two file objects with their caches and what goes between, in one piece
+ROOM = const(256)  # one file object with its cache (252 bytes on the chip), in one piece
+PIECES = const(3)  # a save's file, and the two an update's unpacking opens beside its head
 
-_held = [None]
+_held = [None] * PIECES
 
 
 def keep():
-    """Hold the reserve again (nothing when it is held, or when the heap has no such run now)."""
-    if _held[0] is None:
-        try:
-            _held[0] = bytearray(ROOM)
-        except MemoryError:
-            pass
+    """Hold the reserve again: each piece the heap has a run for now (the others at the next call)."""
+    for i in range(PIECES):
+        if _held[i] is None:
+            try:
+                _held[i] = bytearray(ROOM)
+            except MemoryError:
+                return
 
 
 def let_go():
     """Give the reserve back to the heap: the next allocations may use its room."""
-    if _held[0] is not None:
-        _held[0] = None
+    if _held[0] is not None:  # keep() fills them in order
+        for i in range(PIECES):
+            _held[i] = None
         gc.collect()  # the garbage gone too: small allocations fill the holes below it first

@@ -55,14 +55,18 @@ class Session:
         if self.game_id is None:
             return
         self.game = None
-        for attempt in (0, 1):
-            gc.collect()
-            try:
-                self.game = self.store.load_game(self.game_id)
-                return
-            except MemoryError:
-                if attempt:
-                    raise
+        reserve.let_go()  # the files the replay opens: it comes after the heap ran out
+        try:
+            for attempt in (0, 1):
+                gc.collect()
+                try:
+                    self.game = self.store.load_game(self.game_id)
+                    return
+                except MemoryError:
+                    if attempt:
+                        raise
+        finally:
+            reserve.keep()
 
     def unload(self):
         """Let go of the game in memory (it is on flash: reload() brings it back); the running

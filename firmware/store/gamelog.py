@@ -22,6 +22,8 @@
 # so an append copies at most SEGMENT_MAX bytes, twice (both copies): 768
 # keeps a 10-seat round under DESIGN.md's 2 KB. Closing the game writes the
 # compact games/*.tj copies and removes the segments.
+import gc
+
 from micropython import const
 
 from tafel import journal, records
@@ -321,6 +323,8 @@ class Replay:
             if self.game is None:
                 self.game = Game.from_record(payload)
             else:
+                if self.game.room_needed():  # a new chunk of rounds, kept as long as the game: the
+                    gc.collect()  # garbage of the records before goes first, so it takes the lowest hole
                 self.game.apply(payload)
         except ValueError as err:  # RecordError, ScoreError: not a record this game takes
             self.problem = "record %d refused: %s" % (seq, err)

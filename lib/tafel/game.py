@@ -205,6 +205,10 @@ class Game:
         else:
             raise ScoreError("a game cannot be created twice")
 
+    def room_needed(self):
+        """Whether the next round will make a chunk of the round table (every few rounds)."""
+        return self._table.room_needed(self._count)
+
     def make_room(self):
         """Make now what the next round will keep in memory (a chunk of the round table every
         few rounds), so that applying it makes nothing lasting: the caller chooses when

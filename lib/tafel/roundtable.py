@@ -20,6 +20,10 @@ class RoundTable:
         self.width = seats + 1
         self.chunks = []
 
+    def room_needed(self, index):
+        """Whether round `index` needs a chunk not made yet."""
+        return index // ROWS_PER_CHUNK >= len(self.chunks)
+
     def make_room(self, index):
         """Have the chunk that holds round `index` made (put() then makes nothing)."""
         chunk = index // ROWS_PER_CHUNK

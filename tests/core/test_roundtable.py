@@ -41,3 +41,14 @@ def test_make_room_twice_makes_one_chunk():
     game.make_room()
     game.make_room()
     assert len(game._table.chunks) == 1
+
+
+def test_room_needed_says_when_the_next_round_begins_a_chunk():
+    game = Game(["Anna", "Ben"], target=10 ** 4)
+    needed = []
+    for _ in range(ROWS_PER_CHUNK * 2):
+        needed.append(game.room_needed())
+        game.add_round({"Ben": 1}, "Anna")
+    assert needed == ([True] + [False] * (ROWS_PER_CHUNK - 1)) * 2
+    game.make_room()
+    assert not game.room_needed()

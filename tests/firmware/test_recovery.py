@@ -499,7 +499,6 @@ def test_a_board_profile_that_cannot_be_kept_in_nvs_does_not_stop_the_boot():
 
 def test_recovery_after_a_failed_start_says_so_and_counts_no_games():
     from board import load_profile
-
     from recovery.boot import FAILED
 
     rec = RecoveringDevice(load_profile(PROFILE), _FailingFlash(), FAILED, None, FakeSerial(), "sim-test")
