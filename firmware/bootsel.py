@@ -35,7 +35,7 @@
 #   hangs before that, on import or running, feeds no watchdog; the chip
 #   resets and the next boot counts another try. A version that has not
 #   confirmed after TRIES boots is rolled back.
-# - Probation. A confirmed version keeps the watchdog until it has run
+# - Probation. A confirmed version stays on probation until it has run
 #   health.PROBATION_MS in one boot (then crashes None). A boot counts a crash
 #   by the reset that came before it, as the ESP32 port reports it
 #   (ports/esp32/modmachine.c, mp_machine_reset_cause): WDT_RESET (the task or
@@ -64,7 +64,7 @@ POINTER = APP + "/current"
 ROLLED = APP + "/rolled"
 PROFILE = "/board.json"
 TRIES = 3  # boots a new version gets to confirm itself
-CRASHES = 3  # watchdog resets on probation that roll a version back
+CRASHES = 3  # crashes on probation (watchdog, panic, a power-on before it settled) that roll it back
 KEEP = 4  # rollback records kept
 RECOVERY_KEY = "0"  # held at power-on: back to the previous version
 BOOT_VERSION = 4  # what bundles' min-boot is compared with (3: probation, recovery key, /app/rolled;

@@ -1,7 +1,7 @@
 # Runs of heap kept back, let go for the moments that need room in one piece.
 #
-#   reserve.keep()      # at start-up, while the heap is young; again after each use
-#   reserve.let_go()    # just before work that opens files (a save, an update's block)
+#   reserve.keep()      # at start-up, while the heap is young
+#   with reserve.room:  # work that opens files (a save, an update's block): let go, kept after
 #
 # After hours of play the heap's free space lies in holes mostly shorter than
 # the few hundred bytes some steps need in one piece: a LittleFS file object
@@ -40,3 +40,17 @@ def let_go():
         for i in range(PIECES):
             _held[i] = None
         gc.collect()  # the garbage gone too: small allocations fill the holes below it first
+
+
+class _Room:
+    # `with reserve.room:` lets the reserve go for the block and keeps it again after, however
+    # the block ends. One object for every use: entering allocates nothing.
+    def __enter__(self):
+        let_go()
+
+    def __exit__(self, kind, value, trace):
+        keep()
+        return False
+
+
+room = _Room()

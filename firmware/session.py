@@ -55,8 +55,7 @@ class Session:
         if self.game_id is None:
             return
         self.game = None
-        reserve.let_go()  # the files the replay opens: it comes after the heap ran out
-        try:
+        with reserve.room:  # the files the replay opens: it comes after the heap ran out
             for attempt in (0, 1):
                 gc.collect()
                 try:
@@ -65,8 +64,6 @@ class Session:
                 except MemoryError:
                     if attempt:
                         raise
-        finally:
-            reserve.keep()
 
     def unload(self):
         """Let go of the game in memory (it is on flash: reload() brings it back); the running
@@ -136,8 +133,7 @@ class Session:
         except MemoryError:
             reserve.let_go()
             self.game.make_room()
-        reserve.let_go()
-        try:
+        with reserve.room:
             self.store.append(self.game_id, record)  # durable from here: nothing below may say "not saved"
             try:
                 self.game.apply(record)
@@ -147,8 +143,6 @@ class Session:
                 except MemoryError:
                     raise NotLoaded() from None
             self._settled()
-        finally:
-            reserve.keep()
 
     def _settled(self):
         # A change is on flash and in the game: a game it ended is put away.

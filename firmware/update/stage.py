@@ -140,32 +140,30 @@ class Stager:
         """(state, head bytes there, [(file index, body bytes there)] of the files still wanted)."""
         if self._id is None:
             return _NONE, 0, []
-        have = self.disk.size(HEAD) or 0
-        m = self._checked()
-        if m is None:
-            return _HEAD_PART, have, []
-        wanted = []
-        for i in range(len(m.files)):
-            entry = m.files[i]
-            if self._in_image(entry) or self._staged(entry) or self._local(entry):
-                continue
-            got = self.disk.size(self._part(i)) or 0
-            if got == entry.stored:  # whole, but cut off before it was unpacked
-                self._unpack(entry, self._part(i))
-                continue
-            wanted.append((i, got))
-        return _READY, have, wanted
+        with reserve.room:  # the head's check and the running slot's files are opened here
+            have = self.disk.size(HEAD) or 0
+            m = self._checked()
+            if m is None:
+                return _HEAD_PART, have, []
+            wanted = []
+            for i in range(len(m.files)):
+                entry = m.files[i]
+                if self._in_image(entry) or self._staged(entry) or self._local(entry):
+                    continue
+                got = self.disk.size(self._part(i)) or 0
+                if got == entry.stored:  # whole, but cut off before it was unpacked
+                    self._unpack(entry, self._part(i))
+                    continue
+                wanted.append((i, got))
+            return _READY, have, wanted
 
     def pieces(self):
         """The buffers a transfer gathers one block (1 KB) in before put() takes it: _PIECES
         bytearrays of PIECE bytes, made once. Not one bytearray of 1 KB: after hours of play the
         heap has free runs of a few hundred bytes, seldom one of a kilobyte."""
         if self._pieces is None:
-            reserve.let_go()  # its run of heap for them, where a long-running app has few such runs
-            try:
+            with reserve.room:  # its run of heap for them, where a long-running app has few such runs
                 self._pieces = [bytearray(PIECE) for _ in range(_PIECES)]
-            finally:
-                reserve.keep()
         return self._pieces
 
     def put(self, what, offset, data):
@@ -188,11 +186,8 @@ class Stager:
             name, size = self._part(what - 1), entry.stored
             if self._staged(entry):
                 return size
-        reserve.let_go()  # the files this opens need runs of heap a long-running app seldom has
-        try:
+        with reserve.room:  # the files this opens need runs of heap a long-running app seldom has
             return self._put(what, name, size, entry, offset, data)
-        finally:
-            reserve.keep()
 
     def _put(self, what, name, size, entry, offset, data):
         have = self.disk.size(name) or 0
@@ -336,11 +331,8 @@ class Stager:
         self._open_head()  # the signature again, from flash
         from update.switch import switch
 
-        reserve.let_go()  # the copies and checks open two files at a time
-        try:
+        with reserve.room:  # the copies and checks open two files at a time
             return switch(self)
-        finally:
-            reserve.keep()
 
     def _mkdirs(self, path):
         parts = path.split("/")[:-1]
