@@ -74,12 +74,11 @@ def start(chip_class):
     dev, vol, rescue = flash(opts["--flash"], native)
     if opts["--idle"]:  # no firmware: run.py says what the simulator itself holds in the chip's heap,
         # with the stand-ins a flow adds: the USB serial's (serial), the Wi-Fi station's and its sockets' (wifi)
-        held = [dev, vol, _serial(opts, serial) if serial else None]
+        held = [dev, vol]
+        if serial:
+            held.append(_serial(opts, serial, _app_transport(opts, serial)))
         if opts["--idle"] == "wifi":
             held.append(machine.WLAN())
-            from sim import simsocket
-
-            held.append(simsocket.socket)
         return held, chip, None, None, "idle", 0
     # What the chip's firmware holds from here on: its board profile (main.py reads /board.json), and
     # asyncio, whose loop steps it (how deep the chip's C stack is where it does).
@@ -129,6 +128,8 @@ def paths(opts):
     try:
         import appimage  # noqa: F401  (frozen beside the application: the device build)
 
+        del sys.modules["appimage"]  # only asked: the chip imports it when an update does
+
         # A relative path stays one: the process never leaves the folder the launcher runs it in
         # (the flash mounted at / moves only the VFS's cwd, and VfsPosix takes a relative root), and
         # every path the chip is given is interned for good (a qstr), so one that spelled out that
@@ -168,9 +169,9 @@ def wires(opts):
 
 class _FlashBdev:
     # Stands in for the ESP32 port's frozen flashbdev module: the file system's partition as `bdev`
-    # (the raw flash read, recovery/flashread.py, finds it there, as on the chip).
-    def __init__(self, dev):
-        self.bdev = dev
+    # (the raw flash read, recovery/flashread.py, finds it there, as on the chip). No methods: a
+    # function would hold this module's globals, and with them all of this module, for good.
+    bdev = None
 
 
 def flash(path, native=False):
@@ -184,7 +185,8 @@ def flash(path, native=False):
     else:
         from sim.fileflash import FileFlash
     dev = FileFlash(path)  # in its file only: the device's heap holds no copy of the flash
-    sys.modules["flashbdev"] = _FlashBdev(dev)
+    sys.modules["flashbdev"] = _FlashBdev()
+    _FlashBdev.bdev = dev
     had = list(sys.modules)
     from store import mount
 
@@ -271,7 +273,7 @@ def recover(profile, dev, rescue, opts, wires, device_id, machine, wire):
     return RecoveringDevice(profile, dev, rescue[0], rescue[1], serial, device_id, machine, wire)
 
 
-def _serial(opts, wires):
+def _serial(opts, wires, port=None):
     # SimUSB: Ctrl-C outside a session stops the firmware and a REPL answers (mpremote works);
     # --serial-session: where to say that a link session began or ended (the launcher's ring, sim_serial.py).
     # The link's transport is the application's (assemble.run() makes the same on the chip).
@@ -279,9 +281,26 @@ def _serial(opts, wires):
     from sim.simusb import SimUSB
 
     inp, out, session = wires
+    if port is None:
+        port = StreamTransport(inp, out, int(opts["--baud"]) // 10, kbd=False)
     # usb_host: the launcher's pseudo-terminal is a laptop's USB port, open while it runs: no deep sleep.
-    return SimUSB(StreamTransport(inp, out, int(opts["--baud"]) // 10, kbd=False), session_file=session,
-                  usb_host=True)
+    return SimUSB(port, session_file=session, usb_host=True)
+
+
+def _app_transport(opts, wires):
+    # --idle: the link's transport, made as _serial makes it, and its bytes said on stderr ("heap-app
+    # N"): the application's own (its module and object), which assemble.run() makes on the chip
+    # too, so not the simulator's. Its import and the object, each after a collection.
+    import gc
+
+    gc.collect()
+    before = gc.mem_alloc()
+    from link.transport import StreamTransport
+
+    port = StreamTransport(wires[0], wires[1], int(opts["--baud"]) // 10, kbd=False)
+    gc.collect()
+    sys.stderr.write("heap-app %d\n" % (gc.mem_alloc() - before))
+    return port
 
 
 def _raw_serial(wires):

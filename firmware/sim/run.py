@@ -64,8 +64,13 @@
 # the serial is given; "wifi": and the Wi-Fi's), said on stderr ("heap-idle N").
 import sys
 
-_G, _N, _Q = 71, 78, 81  # the launcher's commands (sim/wire.py)
-_RESET_EXIT = 3  # the exit status of a reset (sim/simwdt.py RESET_EXIT): the launcher starts this again
+from micropython import const
+
+# const(): no entry in this module's globals, which stay in the chip's heap all the time it runs
+_G = const(71)  # the launcher's commands (sim/wire.py)
+_N = const(78)
+_Q = const(81)
+_RESET_EXIT = const(3)  # the exit status of a reset (sim/simwdt.py RESET_EXIT): the launcher starts this again
 
 
 class Chip:
@@ -199,7 +204,8 @@ def main():
 
     device, chip, profile, device_id, stats, depth = poweron.start(Chip)
     poweron = None  # noqa: F841
-    del sys.modules["sim.poweron"]  # the power-up is done (a crash imports it again)
+    del sys.modules["sim.poweron"]  # the power-up is done (a crash imports it again); the package's
+    delattr(sys.modules["sim"], "poweron")  # name for it too, or the module stayed (800 bytes)
     if stats == "idle":  # what the simulator holds in the chip's heap now (device: what it holds)
         _idle(chip.wire)
         return

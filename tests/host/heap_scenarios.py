@@ -261,7 +261,9 @@ class Scenarios:
     def idle(self, board, flow=None, heap=56 * 1024):
         """The heap the simulator itself holds on the chip, the firmware replaced by nothing, with
         the stand-ins `flow` adds (export, usb: the USB serial's; wifi: the station's and its
-        sockets'): (bytes in use then, bytes in use at the same build's bare start)."""
+        sockets'): (bytes in use then, bytes in use at the same build's bare start). Not counted
+        in use: the link's transport the USB serial's stand-in is given ("heap-app"), which the
+        application makes on the chip too (firmware/assemble.py), the same object."""
         flash = self._fresh("idle-%s-%s" % (board, flow))
         log = io.StringIO()
         command = self.command("idle", board, heap, None, "device", flash)
@@ -275,9 +277,11 @@ class Scenarios:
             if serial is not None:
                 serial.close()
         found = re.search(r"heap-idle (\d+)", log.getvalue())
+        app = re.search(r"heap-app (\d+)", log.getvalue())
         bare = subprocess.run([str(device_build()), "-X", "heapsize=%d" % heap, "-c",
                                "import gc; gc.collect(); print(gc.mem_alloc())"], capture_output=True, text=True)
-        return int(found.group(1)) if found else None, int(bare.stdout)
+        held = int(found.group(1)) - (int(app.group(1)) if app else 0) if found else None
+        return held, int(bare.stdout)
 
     def _fresh(self, name):
         flash = self.dir / (name + ".img")

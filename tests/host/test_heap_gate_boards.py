@@ -5,7 +5,8 @@
 # contrast, the rules pages, the card values, the history opened, scrolled and a game
 # deleted. It must run in one heap area of 64 KB (the budget) and in the board's own heap.
 # With the firmware replaced by nothing, what the simulator holds in the chip's heap is within
-# 2 KB of the same build's bare start: the board (displays, glass, keys) is outside it.
+# 2 KB of the same build's bare start, with the stand-ins of the USB serial or the Wi-Fi too:
+# the board (displays, glass, keys) is outside it.
 import pytest
 
 import heap_scenarios
@@ -40,6 +41,14 @@ def test_every_short_flow_fits_the_boards_own_heap(scenarios, board):
 def test_the_simulator_holds_under_2_kb_of_the_chips_heap(scenarios, board):
     idle, bare = scenarios.idle(board)
     assert idle is not None and idle - bare < 2048, (idle, bare)
+
+
+@pytest.mark.parametrize("flow", ["usb", "wifi"])
+def test_with_the_usb_serials_or_the_wifis_stand_ins_too(scenarios, flow):
+    # The USB serial's (the REPL beside the link, its pipes) and the Wi-Fi station's (network.WLAN
+    # and the sockets, C on the chip) are the simulator's too, and are the same on every board.
+    idle, bare = scenarios.idle(heap_scenarios.BOARDS[0], flow)
+    assert idle is not None and idle - bare < 2048, (flow, idle, bare)
 
 
 @pytest.mark.parametrize("board", heap_scenarios.BOARDS)
