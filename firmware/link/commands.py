@@ -249,7 +249,10 @@ def mark(link, r):
            and (sizes is None or j.size(ids[i]) == sizes[i])
            and (at is None or j.unchanged(ids[i], at[1]))]
     if ids:
-        store.mark_exported(ids)
+        import reserve
+
+        with reserve.room:  # the index is written anew: two files open, its arrays copied once
+            store.mark_exported(ids)
     return varints(len(ids))
 
 

@@ -145,8 +145,10 @@ def _head(payload):
 
 
 def new_epoch():
+    # 27 random bits with bit 27 set: always nine decimal digits, a four-byte varint and a small
+    # int, so what the epoch costs in the heap (an export's cursor text) never depends on the draw.
     raw = urandom(4)
-    return (raw[0] | raw[1] << 8 | raw[2] << 16 | raw[3] << 24) & 0x0FFFFFFF or 1
+    return (raw[0] | raw[1] << 8 | raw[2] << 16 | raw[3] << 24) & 0x07FFFFFF | 0x08000000
 
 
 urandom = os.urandom  # tests that compare flash images byte for byte put a fixed one here
@@ -237,32 +239,40 @@ class Index:
         marking a hundred games costs no more RAM than marking one. The
         games' change numbers stay (a flag is not a change of the game).
         Entries that have a flag of `unless` are left as they are."""
-        changes = {}
+        # The flag to add per entry, in the entries' order: a hundred games' marks are a hundred
+        # bytes, where a dict of them took a kilobyte and left a trail of smaller tables behind.
+        marks = bytearray(len(self.ids))
+        n = 0
         for game_id in game_ids:
             i = self.find(game_id)
-            if i >= 0 and not self.flags[i] & (flag | unless):
-                changes[game_id] = flag
-        if changes:
-            self.write(changes, next_id)
-        return len(changes)
+            if i >= 0 and not marks[i] and not self.flags[i] & (flag | unless):
+                marks[i] = flag
+                n += 1
+        if n:
+            self.write(marks, next_id)
+        return n
 
     def write(self, changes, next_id):
-        """Rewrites the index: `changes` maps id -> Entry (new or replacing),
-        None (drop it) or a flag to add to the entry as it is (add_flag). Entries stay in id order; the unchanged ones are
-        copied as they are (the run before the first change as raw bytes,
-        the rest one at a time), so RAM use does not grow with the number of
-        games and the usual change, the newest game, costs a plain copy."""
-        order = [game_id for game_id in self.ids if game_id not in changes]
-        for game_id, e in changes.items():
-            if e is not None:
-                order.append(game_id)
-        order.sort()
+        """Rewrites the index: `changes` maps id -> Entry (new or replacing)
+        or None (drop it); or it is a bytearray of flags to add to the entries
+        as they are, one per entry in order (add_flag). Entries stay in id
+        order; the unchanged ones are copied as they are (the run before the
+        first change as raw bytes, the rest one at a time), so RAM use does not
+        grow with the number of games and the usual change, the newest game,
+        costs a plain copy."""
+        order = None  # flags only: the same entries in the same order
+        if type(changes) is not bytearray:
+            order = [game_id for game_id in self.ids if game_id not in changes]
+            for game_id, e in changes.items():
+                if e is not None:
+                    order.append(game_id)
+            order.sort()
         new = Index(self.disk)
         new.next_id = max(next_id, self.next_id)
         new.epoch = self.epoch or new_epoch()
         new.changes = self.changes if self.epoch else 0
-        for e in changes.values():
-            if e is not None and not isinstance(e, int) and e.changed is None:
+        for e in changes.values() if order is not None else ():
+            if e is not None and e.changed is None:
                 new.changes += 1  # one number for everything this write changes
                 break
         # The new arrays start as copies of these, each one block of its final size (give or take
@@ -301,7 +311,13 @@ class Index:
         yield header
         pos = self._head_len = len(header)
         # Entries before the first change keep their bytes and numbers.
-        first = min(changes) if changes else 0
+        if order is None:  # flags added: the first marked entry's id
+            k = 0
+            while not changes[k]:
+                k += 1
+            first = old.ids[k]
+        else:
+            first = min(changes) if changes else 0
         k = 0
         while f is not None and k < len(old.ids) and old.ids[k] < first:
             k += 1
@@ -321,10 +337,15 @@ class Index:
                 self._set(i, old.ids[i], old.flags[i], old.sizes[i], old.stamps[i], old._offsets[i] - start + pos)
             pos += end - start
         seq = k + 1
-        for game_id in order[k:]:
-            e = changes.get(game_id)
+        for j in range(k, len(old.ids) if order is None else len(order)):
+            if order is None:
+                game_id = old.ids[j]
+                e = changes[j] or None
+            else:
+                game_id = order[j]
+                e = changes.get(game_id)
             if isinstance(e, int):  # a flag added to the entry's own bytes
-                i = old.find(game_id)
+                i = j
                 payload = _payload_at(f, old._offsets[i])
                 if payload is None:
                     continue  # unreadable now: the boot check rebuilds it

@@ -221,6 +221,28 @@ def test_marking_exported_changes_only_the_flag_and_writes_nothing_twice():
     assert [store.summary(i).players[2] for i in ids[:4]] == ["Cleo %d" % n for n in range(4)]
 
 
+def test_marking_some_games_in_the_middle_leaves_the_others_as_they_were():
+    dev, store, _ = boot()
+    ids = []
+    for n in range(5):
+        game_id, game = _start(store, players=("Anna", "Ben %d" % n), when=n)
+        _play(store, game_id, game, 2)
+        ids.append(game_id)
+    _start(store)  # puts the fifth away
+    idx = store.index
+    before = dict((e.id, e) for e in idx.entries(ids))
+    # the second and the fourth, one of them twice, and one the index does not have
+    assert idx.add_flag([ids[3], ids[1], ids[3], 999], 2, store.next_game_id()) == 2
+    for reboot in (False, True):
+        if reboot:
+            store, _ = _reboot(dev)
+            idx = store.index
+        after = dict((e.id, e) for e in idx.entries(ids))
+        assert [after[i].flags & 2 for i in ids] == [0, 2, 0, 2, 0]
+        assert [after[i].players for i in ids] == [before[i].players for i in ids]
+        assert [idx.ids[k] for k in range(len(idx.ids))] == sorted(ids)  # the running game is not in it
+
+
 def test_settings_and_roster_round_trip():
     dev, store, _ = boot()
     assert store.settings == {} and store.roster == []
