@@ -37,6 +37,7 @@ import sys
 import threading
 import time
 
+from .sim_cmdline import short_names
 from .sim_glass import ColourGlass, Glass, SimError, parse_snap, rgb888  # noqa: F401 (where they were)
 from .simboard import wire
 from .simboard.bench import Bench
@@ -93,7 +94,7 @@ class SimDevice:
         self._tail_lock = threading.Lock()
         self._cause = "power"  # what the next start follows (run.py --reset-cause): machine.reset_cause()
         self._hold = None  # a key held through the next power-on
-        self._dir = None  # the folder the chip runs in: its files by short names (_short_names)
+        self._dir = None  # the folder the chip runs in: its files by short names (sim_cmdline.py)
 
     # -- process --
 
@@ -127,7 +128,7 @@ class SimDevice:
         extra += ["--wire-in", "/dev/fd/%d" % chip_in, "--wire-out", "/dev/fd/%d" % chip_out]
         try:
             self._proc = subprocess.Popen(
-                _short_names(self.command + extra, self._folder()), cwd=self._dir, stdin=subprocess.DEVNULL,
+                short_names(self.command + extra, self._folder()), cwd=self._dir, stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 pass_fds=(chip_in, chip_out))
         finally:
@@ -376,26 +377,3 @@ class SimDevice:
         if not lines:
             return ""
         return "; its last words:\n  " + "\n  ".join(lines[-12:])
-
-
-
-# The options whose values are files. The chip's interpreter keeps its command line in the chip's
-# heap for good (MicroPython's unix port interns every argument as a qstr), so the chip gets short
-# names that are the same in every run: links, in a folder of this device's that it runs in, to
-# the files wherever they are (a pytest tmp_path, CI's checkout, a home directory). The same tree
-# then gives the same heap figures in any folder, and the simulator holds a few bytes of them.
-_FILE_OPTIONS = ("--flash", "--board", "--serial-in", "--serial-out", "--serial-session", "--app",
-                 "--firmware", "--wire-in", "--wire-out")
-
-
-def _short_names(args, folder):
-    out = list(args)
-    for i in range(len(out) - 1):
-        if out[i] in _FILE_OPTIONS:
-            name = out[i][2:]
-            link = os.path.join(folder, name)
-            if os.path.lexists(link):
-                os.unlink(link)
-            os.symlink(os.path.abspath(out[i + 1]), link)  # a flash image not made yet: the chip makes it
-            out[i + 1] = name
-    return out
