@@ -46,7 +46,7 @@ from tafel.cards import DEFAULT_VALUES, RANKS
 from tafel.errors import RecordError, ScoreError
 from tafel.names import shown
 
-from . import salvage
+from . import salvage, storage_notes
 
 FORMAT = "tafel-export"
 VERSION = 1
@@ -188,8 +188,7 @@ def document(device_id, firmware, games, cursor=None, exported=None, storage_rep
         "cursor": cursor,
     }
     if storage_report is not None:
-        doc["storage_report"] = [{"key": n["key"], "game": n.get("game"), "detail": n.get("detail")}
-                                 for n in storage_report]
+        doc["storage_report"] = [storage_notes.named(n) for n in storage_report]
     if unreadable is not None:
         doc["unreadable"] = sorted(unreadable, key=lambda g: g["id"] or 0)
     doc["games"] = sorted(games, key=lambda g: g["id"])

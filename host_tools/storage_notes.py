@@ -1,9 +1,10 @@
 # The device's storage report (INFO: what the boot check found and did) in plain English, a sentence a note.
 #
 # A note is {"key", "game", "detail"} (wire.parse_info). The device sends a
-# game's id in "game" when its note's detail was (id, text); notes whose
-# whole detail is a game id (game_lost, torn_tail_repaired, ...) carry it as
-# the detail text. Keys this table does not know are still told, in words.
+# game's id in "game" when the note is about one game; an older firmware
+# sent it as the detail text for notes whose whole detail is a game id
+# (game_lost, torn_tail_repaired, ...): named() moves it to "game". Keys this
+# table does not know are still told, in words.
 
 _GAME = {  # notes about one game: what happened to it, after "game 7"
     "game_damaged": "had damaged records: set aside, their bytes kept and exported",
@@ -33,6 +34,15 @@ def game_of(note):
         return note["game"]
     detail = note.get("detail") or ""
     return int(detail) if note["key"] in _GAME and detail.isdigit() else None
+
+
+def named(note):
+    """The note as the export writes it: {"key", "game", "detail"}, the game's id in "game" whatever
+    firmware sent it (and not again as the detail)."""
+    game, detail = game_of(note), note.get("detail")
+    if game is not None and detail is not None and detail.isdigit() and int(detail) == game:
+        detail = None
+    return {"key": note["key"], "game": game, "detail": detail}
 
 
 def say(note):

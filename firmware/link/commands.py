@@ -79,6 +79,10 @@ def info(link, r):
     return out
 
 
+# The boot check's notes whose whole detail is a game id (store/bootcheck.py): sent as the game.
+_GAME_NOTES = ("game_lost", "copy_mended", "game_mended", "torn_tail_repaired", "game_set_aside")
+
+
 def _storage_report(out, notes):
     # What the boot check found and did (store.report: (key, detail), detail None,
     # an int, a text or (game id, text)): per note key, game id (0: none), detail
@@ -92,6 +96,8 @@ def _storage_report(out, notes):
         if isinstance(detail, (tuple, list)):
             game, detail = detail[0], detail[1] if len(detail) > 1 else None
             game = game if type(game) is int and game > 0 else 0
+        elif type(detail) is int and key in _GAME_NOTES:
+            game, detail = detail, None
         one = bytearray()
         put_text(one, _short(str(key)))
         put_varint(one, game)

@@ -204,6 +204,18 @@ def test_the_export_document_carries_set_aside_records_and_the_storage_report():
     assert "storage_report" not in export.document("d", "0.4.0", [game])  # only where a device said it
 
 
+def test_every_note_about_one_game_names_it_in_game_whatever_firmware_sent_it():
+    sent = [{"key": "game_lost", "game": 4, "detail": None},  # this firmware
+            {"key": "torn_tail_repaired", "game": None, "detail": "7"},  # an older one: the id as the detail
+            {"key": "game_damaged", "game": 1, "detail": "bad frame at byte 9"},
+            {"key": "flash_low", "game": None, "detail": "40"}]
+    doc = export.document("d", "0.4.0", [], storage_report=sent)
+    assert doc["storage_report"] == [{"key": "game_lost", "game": 4, "detail": None},
+                                     {"key": "torn_tail_repaired", "game": 7, "detail": None},
+                                     {"key": "game_damaged", "game": 1, "detail": "bad frame at byte 9"},
+                                     {"key": "flash_low", "game": None, "detail": "40"}]
+
+
 def test_tafel_export_tells_each_damaged_game():
     from tafel_host import salvage
 
