@@ -27,7 +27,7 @@ from pathlib import Path
 from tafel.bundle import reader
 from tafel.bundle.errors import UpdateError
 
-from . import keys, ports
+from . import esp_image, keys, ports
 from .bundle_build import BOOT_FILES, BundleProblem, build, describe
 from .flash_install import (
     Board,
@@ -92,10 +92,36 @@ def _show(argv):
 
 
 def esptool_commands(chip, port, image, baud=FLASH_BAUD, erase=False):
-    """The esptool command lines for a chip ("esp32", ...): erase (optional), then write the image."""
+    """The esptool command lines for a chip ("esp32", ...): erase (optional), then write the image:
+    a path (written whole at the chip's image offset) or [(flash address, path)] (image_pieces)."""
     _, offset = CHIPS[chip]
+    pieces = [(offset, image)] if isinstance(image, (str, Path)) else image
     base = [sys.executable, "-m", "esptool", "--chip", chip, "--port", port, "--baud", str(baud)]
-    return ([base + ["erase-flash"]] if erase else []) + [base + ["write-flash", "0x%x" % offset, str(image)]]
+    write = base + ["write-flash"]
+    for address, path in pieces:
+        write += ["0x%x" % address, str(path)]
+    return ([base + ["erase-flash"]] if erase else []) + [write]
+
+
+def image_pieces(image, chip, folder):
+    """([(flash address, path)], what it means for NVS): the merged image's bootloader, partition
+    table and application as files in `folder`, so the NVS partition between them is kept
+    (esp_image.py); the image whole where it is not laid out that way."""
+    data = Path(image).read_bytes()
+    base = CHIPS[chip][1]
+    try:
+        parts = esp_image.split(data, base)
+    except esp_image.ImageError as err:
+        return [(base, image)], ("the image is written whole (%s): that erases the NVS partition; the first "
+                                 "boot writes the board profile's copy there again" % err)
+    pieces = []
+    for (address, part), name in zip(parts, ("bootloader", "partition-table", "application")):
+        path = Path(folder) / (name + ".bin")
+        path.write_bytes(part)
+        pieces.append((address, path))
+    nvs = esp_image.nvs_range(data, base)
+    kept = "NVS at 0x%x (%d KB) is kept" % (nvs[0], nvs[1] // 1024) if nvs else "nothing between them is written"
+    return pieces, "bootloader, partition table and application written apart: %s" % kept
 
 
 def boot_version(root):
@@ -162,6 +188,10 @@ def run_flash(args):
             _say(problem)
             return BAD_INPUT
     with tempfile.TemporaryDirectory(prefix="tafel-flash-") as tmp:
+        image = None
+        if not args.skip_esptool:
+            image, note = image_pieces(args.firmware, chip, tmp)
+            print("firmware %s: %s" % (args.firmware, note))
         try:
             data, origin = _bundle(args, tmp)
             trusted = keys.trusted_keys(args)
@@ -178,7 +208,7 @@ def run_flash(args):
         root_files = [(name, root / "firmware" / name) for name in BOOT_FILES]
         root_files.insert(0, ("board.json", profile_path))
         if args.dry_run:
-            return _dry_run(args, chip, m, files, root_files)
+            return _dry_run(args, chip, image, m, files, root_files)
         try:
             port, probe = ports.find(_opens, port=args.port)
             probe.close()
@@ -186,7 +216,7 @@ def run_flash(args):
             _say(err)
             return err.code
         if not args.skip_esptool:
-            code = _esptool(args, chip, port)
+            code = _esptool(args, chip, port, image)
             if code:
                 return code
         try:
@@ -210,11 +240,11 @@ def _check_image(image, chip):
     return None
 
 
-def _dry_run(args, chip, m, files, root_files):
+def _dry_run(args, chip, image, m, files, root_files):
     port = ports.explicit(args.port)[0] or "PORT"
     if not args.skip_esptool:
         print("# 1. MicroPython (esptool)")
-        for argv in esptool_commands(chip, port, args.firmware, args.baud, args.erase):
+        for argv in esptool_commands(chip, port, image, args.baud, args.erase):
             print(_show(argv))
     print("# 2. Tafel %s (mpremote; on a board without a Tafel app: slot a; files unpacked to a temporary folder)"
           % m.version)
@@ -230,9 +260,9 @@ def _dry_run(args, chip, m, files, root_files):
     return OK
 
 
-def _esptool(args, chip, port):
+def _esptool(args, chip, port, image):
     """Run esptool's commands, echoing its output; an exit code when it failed, else None."""
-    for argv in esptool_commands(chip, port, args.firmware, args.baud, args.erase):
+    for argv in esptool_commands(chip, port, image, args.baud, args.erase):
         print("$ " + _show(argv), flush=True)
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
         lines = []
