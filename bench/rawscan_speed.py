@@ -1,4 +1,4 @@
-# The raw scan for games (firmware/recovery/rawscan.py) over a full 2 MB flash: time, and instructions on the device build.
+# The raw scan for games (firmware/recovery/rawscan.py) over a full flash (2 MB; 6 and 14 MB on 8 and 16 MB chips): time, and instructions on the device build.
 #
 #   .venv/bin/python bench/rawscan_speed.py [--flash IMG]
 #
@@ -31,6 +31,9 @@ from tafel_host import sim_runtime  # noqa: E402
 from tafel_host.sim import find_micropython  # noqa: E402
 
 FLASH_READ_MBS = 10.0  # 40 MHz, two data lines: the best the chip's flash gives
+# Larger chips: MicroPython's ESP32 port makes the file system of everything the partition table
+# leaves after its last partition (Tafel's ends at 0x200000), so 8 and 16 MB chips scan 6 and 14 MB.
+LARGER = ((8, 1536), (16, 3584))  # (chip MB, 4 KB blocks of the file system)
 
 
 def main():
@@ -69,6 +72,19 @@ def main():
                                   "--callgrind-out-file=" + base, str(build), "-X", "heapsize=8M", str(script),
                                   str(ROOT / "firmware"), str(flash), full], capture_output=True, text=True, check=True)
             instructions = callgrind_segments(out.stdout, base)["scan"]
+        larger = []
+        for chip_mb, blocks in LARGER if build is not None else ():
+            out = subprocess.run([str(build), "-X", "heapsize=8M", str(script), str(ROOT / "firmware"), str(flash), "-",
+                                  str(blocks)], capture_output=True, text=True, check=True).stdout.split()
+            count = None
+            if clock is not None:
+                base = str(tmp / ("cg-%d.out" % chip_mb))
+                done = subprocess.run([valgrind, "--tool=callgrind", "--dump-before=mp_micropython_opt_level",
+                                       "--callgrind-out-file=" + base, str(build), "-X", "heapsize=8M", str(script),
+                                       str(ROOT / "firmware"), str(flash), "-", str(blocks)],
+                                      capture_output=True, text=True, check=True)
+                count = callgrind_segments(done.stdout, base)["scan"]
+            larger.append((chip_mb, blocks, float(out[3]), count))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("raw scan of a full 2 MB flash (512 blocks, every one written), games found: %s" % rows[0][1])
@@ -80,6 +96,18 @@ def main():
         print("device build: %.1f M instructions; estimate on an ESP32: %.2f s of scanning + %.2f s reading the "
               "flash = %.1f s" % (instructions / 1e6, scan_s, read_s, scan_s + read_s))
         print("ESP32 %s; the factor %s." % (clock.says(), clock.how))
+    if larger:
+        print()
+        print("larger chips: the file system is all after 0x200000 (MicroPython sizes it from the chip), every "
+              "block written")
+        rows = []
+        for chip_mb, blocks, ram, count in larger:
+            mb = blocks * 4096 / 1048576
+            estimate = "-" if count is None else "%.1f s" % (clock.seconds(count) + mb / FLASH_READ_MBS)
+            rows.append(("%d MB" % chip_mb, "%.0f MB" % mb, str(blocks), "%.1f ms" % ram,
+                         "-" if count is None else "%.1f M" % (count / 1e6), estimate))
+        print(table(("chip", "file system", "blocks", "device build (RAM chip)", "instructions",
+                     "estimate on an ESP32, with the flash read"), rows, "lrrrrr"))
     print("reproduce: .venv/bin/python bench/rawscan_speed.py")
 
 

@@ -3,7 +3,8 @@
 #   tafel rescue --image flash.bin [-o games.json] [--report] [--device-id ID]
 #   tafel rescue --port PORT [--save-image flash.bin] [-o games.json] [--report]   (rescue_link.py reads it)
 #
-# The image is the whole file-system partition: 2 MB, 512 blocks of 4 KB,
+# The image is the whole file-system partition: 2 MB, 512 blocks of 4 KB, on a 4 MB chip (6 and
+# 14 MB on 8 and 16 MB chips: MicroPython sizes it from the chip),
 # erased bytes 0xFF (esptool read_flash of the partition, the simulator's
 # flash file, or what the device streams in recovery mode). The games go
 # into a tafel-export JSON file (`tafel history import` takes it), the report
@@ -37,13 +38,19 @@ def rescue_image(raw_bytes, out_path=None, device_id=None, detail=False, progres
     "" the default name); nothing is written when no game was found. doc is
     None for bytes that are not an image of this size. The serial path
     (reading the flash of a device in recovery mode) calls this too."""
-    if len(raw_bytes) != IMAGE_SIZE:
-        what = "%s is" % source if source else "the image is"
-        return None, ("%s %d bytes, not a Tafel flash image (%d bytes: %d blocks of %d)"
+    what = "%s is" % source if source else "the image is"
+    if len(raw_bytes) < IMAGE_SIZE or len(raw_bytes) % BLOCK_SIZE:
+        return None, ("%s %d bytes, not a Tafel flash image (%d bytes: %d blocks of %d on a 4 MB chip; "
+                      "whole blocks, more on a larger chip)"
                       % (what, len(raw_bytes), IMAGE_SIZE, BLOCKS, BLOCK_SIZE)), NOT_AN_IMAGE
     image = bytes(raw_bytes)
     half = None if progress is None else (lambda done, total: progress(done // 2, total))
     volume = Volume(image, progress=half)
+    said = volume.superblock[2] if volume.superblock else None
+    if said is not None and said != volume.count:  # a dump of more (or less) than the partition
+        return None, ("%s %d blocks of %d, but its file system says it has %d: read exactly the file-system "
+                      "partition, %d bytes from 0x200000 (docs/rescue.md)"
+                      % (what, volume.count, BLOCK_SIZE, said, said * BLOCK_SIZE)), NOT_AN_IMAGE
     found = rebuild.from_files(volume)
     rest = None if progress is None else (lambda done, total: progress((total + done) // 2, total))
     runs = raw.file_runs(volume.uncertain()) + raw.raw_runs(volume, rest)
@@ -65,14 +72,14 @@ def rescue_image(raw_bytes, out_path=None, device_id=None, detail=False, progres
 def add_parser(commands):
     cmd = commands.add_parser(
         "rescue", help="games back from a raw flash image (a device whose flash does not mount)",
-        description="Rebuild every game from a raw image of the device's flash (2 MB), even when "
+        description="Rebuild every game from a raw image of the device's flash (2 MB on a 4 MB chip), even when "
                     "its file system does not mount: every readable LittleFS structure and every "
                     "intact journal record is used. Writes a tafel-export JSON file (for `tafel "
                     "history import`) and prints what was found. Exit 0: every game found was "
                     "rebuilt whole; 1: something is incomplete or not placed, or no game was found; "
                     "2: not a flash image.")
     src = cmd.add_mutually_exclusive_group()
-    src.add_argument("--image", metavar="FILE", help="the raw flash image (2,097,152 bytes)")
+    src.add_argument("--image", metavar="FILE", help="the raw flash image (2,097,152 bytes on a 4 MB chip)")
     src.add_argument("--port", metavar="PORT", help="read the raw flash from the device on this serial port "
                      "(in recovery mode, or running normally); its id names the games")
     cmd.add_argument("--baud", type=int, help="line rate with --port on a UART bridge (default: 115200)")

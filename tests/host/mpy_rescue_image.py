@@ -1,6 +1,7 @@
 # The device side of tests/host/test_rescue.py: real LittleFS images, made and mounted on the MicroPython unix port.
 #
 #   micropython tests/host/mpy_rescue_image.py REPO build OUT.img [reused]   plays an evening, writes the raw flash
+#   micropython tests/host/mpy_rescue_image.py REPO build OUT.img blocks N   the issue's evening on N blocks
 #   micropython tests/host/mpy_rescue_image.py REPO mount IMG                does LittleFS mount it?
 #
 # build: the storage tests' evening (tests/firmware/evening.py: game A, 30
@@ -43,10 +44,11 @@ def plan():
     return out
 
 
-def build(path, reused):
-    dev, store, _ = evening.boot()
+def build(path, reused, blocks=None):
+    # blocks: a file system of that many blocks, with the issue's evening only (a larger chip's)
+    dev, store, _ = evening.boot(blocks=blocks or evening.BLOCKS)
     ctx = evening.Context(store)
-    for _, step in plan():
+    for _, step in evening.steps() if blocks else plan():
         step(ctx)
     foreign = []
     if reused:
@@ -89,6 +91,6 @@ def mount(path):
 
 
 if sys.argv[2] == "build":
-    build(sys.argv[3], sys.argv[4:] == ["reused"])
+    build(sys.argv[3], "reused" in sys.argv[4:], int(sys.argv[5]) if sys.argv[4:5] == ["blocks"] else None)
 else:
     mount(sys.argv[3])

@@ -254,7 +254,30 @@ def test_a_file_of_another_size_is_refused(tmp_path, capsys):
     assert cli.main(["rescue", "--image", str(path)]) == 2
     err = capsys.readouterr().err
     assert "2093056 bytes, not a Tafel flash image (2097152 bytes" in err
+    path.write_bytes(b"\xff" * (IMAGE_SIZE + 100))  # not whole blocks
+    assert cli.main(["rescue", "--image", str(path)]) == 2
     assert cli.main(["rescue", "--image", str(tmp_path / "missing.img")]) == 2
+
+
+def test_the_file_system_of_a_16_mb_chip_gives_back_every_game(tmp_path):
+    # MicroPython makes the file system of all the flash after 0x200000: 14 MB, 3584 blocks
+    path = tmp_path / "sixteen.img"
+    stored = _mpy("build", str(path), "blocks", "3584")
+    image = path.read_bytes()
+    assert len(image) == 3584 * BLOCK
+    doc, report, code = rescue_image(image)
+    assert code == 0, report
+    got = games_of(doc)
+    assert sorted(got) == sorted(int(i) for i in stored["games"])
+    for game_id, records in stored["games"].items():
+        assert got[int(game_id)]["records"] == len(records)
+
+
+def test_a_dump_of_more_than_the_partition_is_refused_with_what_to_read(evening, capsys):
+    doc, report, code = rescue_image(evening.image + b"\xff" * IMAGE_SIZE)  # the 4 MB chip's last 2 MB, twice
+    assert doc is None and code == 2
+    assert "1024 blocks of 4096, but its file system says it has 512" in report
+    assert "2097152 bytes from 0x200000" in report
 
 
 def test_the_command_writes_the_export_and_prints_the_report(evening, tmp_path, capsys):
