@@ -45,4 +45,5 @@ mkdir -p "$REPO/build/esp32"
 OUT="$REPO/build/esp32/tafel-$APP_VERSION-esp32-wroom.bin"
 cp "$SRC/ports/esp32/build-TAFEL_ESP32/firmware.bin" "$OUT"
 ls -l "$SRC/ports/esp32/build-TAFEL_ESP32/micropython.bin" "$OUT" >&2
+"$REPO/firmware/port/esp32/ci.sh" fits >&2  # at least 10 % of the app partition free, or it says so and fails
 echo "$OUT"
