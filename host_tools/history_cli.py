@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tafel.names import shown
 
-from . import export, stats
+from . import export, stats, storage_notes
 from .history import History, HistoryError
 
 
@@ -76,6 +76,8 @@ def run_import(args):
             for (name, doc), got in zip(docs, hist.import_docs(docs)):
                 print("%s: %d new, %d updated, %d already there (device %s)"
                       % (name, got["added"], got["updated"], got["unchanged"], doc["device"]["id"]))
+                for text in storage_notes.losses(doc.get("storage_report")):
+                    print("%s: the device's flash check: %s" % (name, text), file=sys.stderr)
             print("history: %d games from %d devices in %s"
                   % (hist.counts()["games"], hist.counts()["devices"], hist.path))
             _note_unproven(hist)

@@ -302,6 +302,8 @@ def _export(link, args, fmt):
         bar.stop()
     for text in salvage.tell(games, result.unplaced, result.unreadable):
         _say(text)
+    for text in storage_notes.losses(report):  # what the device's boot check could not bring back
+        _say("the device's flash check: " + text)
     doc = export.document(device, link.hello["fw"], list(games.values()), cursor=result.cursor,
                           storage_report=report, unreadable=result.unplaced)
     count = "%d game%s" % (len(games), "" if len(games) == 1 else "s")

@@ -56,3 +56,14 @@ def say(note):
         text = _OTHER[key]
         return text.format(detail or "?") if "{}" in text else text + (" (%s)" % detail if detail else "")
     return key.replace("_", " ") + (": %s" % detail if detail else "")
+
+
+# What the table must know after an export: something is lost, damaged or set aside (the rest of
+# the report, such as a copy made whole again, is for `tafel info`).
+LOSSES = ("game_lost", "game_damaged", "game_unreadable", "game_set_aside", "mend_failed", "index_damaged",
+          "settings_damaged", "roster_damaged", "flash_full", "more")
+
+
+def losses(report):
+    """The report's notes that tell of loss or damage, each as a sentence; [] for none (or no report)."""
+    return [say(note) for note in report or () if note.get("key") in LOSSES]

@@ -89,6 +89,10 @@ def test_export_brings_the_records_set_aside_and_the_storage_report(data_home, t
         err = capsys.readouterr().err
         assert "game 1 is damaged: 10 rounds replayed; 14 intact records after the gap could not be replayed" in err
         assert "game 2" not in err
+        # the boot check's damage in plain words; what it made whole again is for tafel info
+        assert "the device's flash check: game 1 had damaged records: set aside, their bytes kept and " \
+               "exported (bad frame at byte 209)" in err
+        assert "history entries rebuilt" not in err
         doc = json.loads(out.read_text())
         game = doc["games"][0]
         assert len(game["rounds"]) == 10 and [r["seq"] for r in game["set_aside"]] == list(range(12, 26))
@@ -99,6 +103,9 @@ def test_export_brings_the_records_set_aside_and_the_storage_report(data_home, t
         lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("flash check: ")]
         assert lines == ["flash check: game 1 had damaged records: set aside, their bytes kept and exported "
                          "(bad frame at byte 209)", "flash check: 2 history entries rebuilt from the journals"]
+        assert main(["history", "--db", str(tmp_path / "h.db"), "import", str(out)]) == 0
+        err = capsys.readouterr().err
+        assert "e.json: the device's flash check: game 1 had damaged records" in err
     finally:
         dev.close()
 
