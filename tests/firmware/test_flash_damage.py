@@ -11,6 +11,7 @@ import time
 import damage
 import damage_judge as judge
 import damage_trial
+from collecting import collecting_when_full
 from sim.flashdev import BLOCK_SIZE
 from tafel import records
 
@@ -34,6 +35,7 @@ def _model(label):
 # ---- the goals ------------------------------------------------------------
 
 
+@collecting_when_full
 def test_no_single_bit_flip_or_erased_block_loses_a_game_or_goes_unsaid():
     ev = _ev()
     t = time.ticks_ms()

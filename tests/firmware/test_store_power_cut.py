@@ -10,31 +10,11 @@
 import random
 
 import evening as ev
+from collecting import collecting_when_full
 from sim.flashdev import FlashDev, PowerCut, WriteLog, copy_image, same_image
-from store import gamelog
 from store import index as ix
 
 ix.urandom = lambda n: b"\x5a" * n  # the index's change-log epoch: the same in every re-run
-
-
-class _CollectWhenFull:
-    # A replay collects before each new chunk of rounds (store/gamelog.py), so the chunk takes the
-    # lowest hole of the chip's heap. Here every boot after every cut replays, and each collection
-    # scans this process's megabytes of flash images: the sweeps below leave the collecting to
-    # the interpreter (when its heap is full). What they prove does not depend on it.
-    def collect(self):
-        pass
-
-
-def _collecting_when_full(test):
-    def run():
-        saved = gamelog.gc
-        gamelog.gc = _CollectWhenFull()
-        try:
-            test()
-        finally:
-            gamelog.gc = saved
-    return run
 
 _recorded = []
 RUNS = 25  # random evenings
@@ -56,7 +36,7 @@ def test_the_evening_is_what_the_issue_asks():
     assert ends[-1] == len(log) and len(snaps) == len(names) + 1
 
 
-@_collecting_when_full
+@collecting_when_full
 def test_every_clean_cut_of_the_evening():
     base, log, snaps, ends = _recording()
     n, before, after = ev.sweep(range(len(log)), recorded=_recording())
@@ -64,7 +44,7 @@ def test_every_clean_cut_of_the_evening():
     assert n == len(log) and before > 0 and after > 0
 
 
-@_collecting_when_full
+@collecting_when_full
 def test_every_torn_cut_of_the_evening():
     base, log, snaps, ends = _recording()
     n, before, after = ev.sweep(range(len(log)), tear=True, recorded=_recording())
@@ -72,7 +52,7 @@ def test_every_torn_cut_of_the_evening():
     assert n == len(log)
 
 
-@_collecting_when_full
+@collecting_when_full
 def test_a_second_cut_during_the_recovery():
     # For every cut of the evening, cut again during the boot that follows
     # (when it writes at all): at up to SECOND_CUTS of its operations, spread
@@ -118,7 +98,7 @@ def test_the_write_log_agrees_with_real_power_cuts():
         assert same_image(wl.image_before(op), dev.image), "real cut at op %d differs from the log" % op
 
 
-@_collecting_when_full
+@collecting_when_full
 def test_random_evenings_with_real_cuts_everywhere():
     # Whole evenings played on one chip that loses power again and again,
     # during steps and during the boot after. The evening is deterministic, so
