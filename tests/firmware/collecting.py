@@ -16,7 +16,8 @@ class _CollectWhenFull:
 
 
 def collecting_when_full(test):
-    """The test, run with the replay's own collections left out (put back after)."""
+    """The test, run with the replay's own collections left out (put back after, and the garbage
+    the test left collected, so the tests after it find the heap as they would have)."""
     def run():
         saved = gamelog.gc
         gamelog.gc = _CollectWhenFull()
@@ -24,4 +25,5 @@ def collecting_when_full(test):
             test()
         finally:
             gamelog.gc = saved
+            saved.collect()
     return run
