@@ -17,12 +17,8 @@
 #
 # Then: tafel flash --firmware build/esp32/tafel-<version>-esp32-wroom.bin (docs/flashing.md).
 set -euo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-VERSION=1.28.0
-IDF_IMAGE=${IDF_IMAGE:-espressif/idf:v5.5.1}
-DOCKER=${DOCKER:-docker}
-SRC=${MICROPYTHON_SRC:-$REPO/build/micropython-$VERSION-git}
-PYTHON=${PYTHON:-$REPO/.venv/bin/python}
+# shellcheck source=env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/env.sh"  # REPO, VERSION, IDF_IMAGE, DOCKER, SRC, BOARD_DIR, BUILD, PYTHON
 
 command -v "$DOCKER" >/dev/null || { echo "build.sh: $DOCKER is missing (or set DOCKER=podman)" >&2; exit 2; }
 if [ ! -d "$SRC/.git" ]; then
@@ -39,11 +35,11 @@ APP_VERSION=$(sed -n 's/^VERSION = "\(.*\)"/\1/p' "$REPO/lib/tafel/version.py")
     -v "$REPO:$REPO" -v "$SRC:$SRC" -w "$SRC" "$IDF_IMAGE" bash -c "
         set -e
         make -C mpy-cross
-        make -C ports/esp32 BOARD_DIR=$REPO/firmware/port/boards/TAFEL_ESP32 submodules
-        make -C ports/esp32 BOARD_DIR=$REPO/firmware/port/boards/TAFEL_ESP32"
+        make -C ports/esp32 BOARD_DIR=$BOARD_DIR submodules
+        make -C ports/esp32 BOARD_DIR=$BOARD_DIR"
 mkdir -p "$REPO/build/esp32"
 OUT="$REPO/build/esp32/tafel-$APP_VERSION-esp32-wroom.bin"
-cp "$SRC/ports/esp32/build-TAFEL_ESP32/firmware.bin" "$OUT"
-ls -l "$SRC/ports/esp32/build-TAFEL_ESP32/micropython.bin" "$OUT" >&2
+cp "$BUILD/firmware.bin" "$OUT"
+ls -l "$BUILD/micropython.bin" "$OUT" >&2
 "$REPO/firmware/port/esp32/ci.sh" fits >&2  # at least 10 % of the app partition free, or it says so and fails
 echo "$OUT"

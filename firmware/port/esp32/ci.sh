@@ -13,13 +13,8 @@
 # flash image); what was checked here is the YAML (tests/host/test_esp32_ci.py), this
 # script's shell syntax, and smoke.py on the 32-bit unix build with the app frozen.
 set -euo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-VERSION=1.28.0
-IDF_IMAGE=${IDF_IMAGE:-espressif/idf:v5.5.1}
-DOCKER=${DOCKER:-docker}
-SRC=${MICROPYTHON_SRC:-$REPO/build/micropython-$VERSION-git}
-BOARD_DIR=$REPO/firmware/port/boards/TAFEL_ESP32
-BUILD=$SRC/ports/esp32/build-TAFEL_ESP32
+# shellcheck source=env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/env.sh"  # REPO, VERSION, IDF_IMAGE, DOCKER, SRC, BOARD_DIR, BUILD, PYTHON
 PORT=${QEMU_PORT:-5555}
 MIN_FREE_PERCENT=10  # the app partition must keep this much free (issue 24)
 
@@ -58,7 +53,7 @@ qemu)
     # A 4 MB flash image: firmware.bin (bootloader, table, application) at 0x1000, 0xFF elsewhere.
     FLASH=$REPO/build/esp32/qemu-flash.bin
     mkdir -p "$REPO/build/esp32"
-    "$REPO/.venv/bin/python" - "$BUILD/firmware.bin" "$FLASH" <<'EOF'
+    "$PYTHON" - "$BUILD/firmware.bin" "$FLASH" <<'EOF'
 import sys
 image = open(sys.argv[1], "rb").read()
 flash = bytearray(b"\xff" * (4 << 20))
@@ -72,7 +67,7 @@ EOF
             -drive file=$FLASH,if=mtd,format=raw -serial tcp::$PORT,server,nowait"
     trap '"$DOCKER" rm -f "$name" >/dev/null 2>&1 || true' EXIT
     for _ in $(seq 120); do  # QEMU's install and the first boot (it makes the file system)
-        "$REPO/.venv/bin/python" -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 1)" \
+        "$PYTHON" -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 1)" \
             2>/dev/null && break
         sleep 2
     done
