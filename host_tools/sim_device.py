@@ -65,10 +65,12 @@ class _Aborted(Exception):
 
 
 class SimDevice:
-    def __init__(self, command, log=None, profile=None):
+    def __init__(self, command, log=None, profile=None, env=None):
         """command: the chip's process (it gets --wire-in and --wire-out added); its --board names
-        the board profile unless `profile` (a dict) is given."""
+        the board profile unless `profile` (a dict) is given; env: variables added to its
+        environment (TAFEL_CHIP_SEED: firmware/port/unix/tafel/simtime.c)."""
         self.command = [str(part) for part in command]
+        self._env = dict(os.environ, **env) if env else None
         self.log = log if log is not None else sys.stderr  # where the device's stderr (and stray stdout) goes
         if profile is None:
             import json
@@ -130,7 +132,7 @@ class SimDevice:
             self._proc = subprocess.Popen(
                 short_names(self.command + extra, self._folder()), cwd=self._dir, stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=(chip_in, chip_out))
+                pass_fds=(chip_in, chip_out), env=self._env)
         finally:
             os.close(chip_in)
             os.close(chip_out)

@@ -51,6 +51,11 @@ BOARD = BOARDS[0]
 # As long as an ESP32's ("esp32-" and its MAC's 12 hex digits).
 DEVICE_ID = "sim-00000000c0ffee"
 RUN_PY = ROOT / "firmware" / "sim" / "run.py"
+# The chip's random numbers from a fixed seed (the index's epoch is drawn at random; its digits
+# are in the flash's CRCs, which seed LittleFS's block allocator): on the device build, every run
+# of the same tree writes the same flash (firmware/port/unix/tafel/simtime.c; its clock is the
+# simulated time since power-up, so the files' time stamps are the same too).
+CHIP_ENV = {"TAFEL_CHIP_SEED": "1"}
 NAMES = ("2 6 6 wait:1200 6 6 2", "2 2 3 3 6 6", "2 2 2 5 5 5 3 3 6 6 6", "3 2 6 6 2", "3 3 6 4 4 4 5 5 5",
          "3 3 3 7 7 7 4 4 4 8 9 9 9 9", "4 8 8 7 7 7 7", "4 4 2 6 6 wait:1200 6 6 2", "4 4 4 3 2", "5 2 6 6")
 ROUNDS = 300
@@ -188,7 +193,8 @@ class Scenarios:
         return flash
 
     def hundred_games(self):
-        """A flash image with 100 finished games, made once (by key script, on the host port)."""
+        """A flash image with 100 finished games, made once by key script: on the device build,
+        the same image byte for byte in every run (CHIP_ENV); on the host port where it is missing."""
         with self._lock:
             if self._games is None:
                 import sim_games
@@ -196,8 +202,10 @@ class Scenarios:
                 path = self.dir / "games-100.img"
                 script = self.dir / "games-100.txt"
                 script.write_text(sim_games.script(sim_games.plan(100, target=200)))
+                runtime = "host" if device_build() is None else "device"
                 done = subprocess.run([sys.executable, "-m", "tafel_host.cli", "sim", "--script", str(script),
-                                       "--flash", str(path), "--runtime", "host"], capture_output=True, text=True)
+                                       "--flash", str(path), "--runtime", runtime], capture_output=True, text=True,
+                                      env=dict(os.environ, **CHIP_ENV))
                 assert done.returncode == 0, done.stderr
                 self._games = path
         return self._games
@@ -243,7 +251,7 @@ class Scenarios:
         if serial is not None:
             command += serial.device_args()
         log = io.StringIO()
-        dev = SimDevice(command, log=log)
+        dev = SimDevice(command, log=log, env=CHIP_ENV)
         why = None
         try:
             dev.start()
@@ -269,7 +277,7 @@ class Scenarios:
         command = self.command("idle", board, heap, None, "device", flash)
         serial = Lockstep() if flow in ("export", "usb") else None
         command += ["--idle", "wifi" if flow == "wifi" else "1"] + (serial.device_args() if serial else [])
-        dev = SimDevice(command, log=log)
+        dev = SimDevice(command, log=log, env=CHIP_ENV)
         try:
             dev.start()
         finally:

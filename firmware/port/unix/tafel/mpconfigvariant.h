@@ -31,6 +31,11 @@ void tafel_heap_free(void *ptr);
 #undef PATH_MAX
 #define PATH_MAX (128)
 
+// The chip's wall clock: the time since power-up, as the ESP32's (simtime.c), not the laptop's.
+#include <stdint.h>
+uint64_t simtime_ns(void);
+#define mp_hal_time_ns simtime_ns
+
 // The ESP32 port's float: single precision.
 #define MICROPY_FLOAT_IMPL (MICROPY_FLOAT_IMPL_FLOAT)
 

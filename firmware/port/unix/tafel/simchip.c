@@ -428,6 +428,7 @@ static MP_DEFINE_CONST_FUN_OBJ_1(simchip_clear_obj, simchip_clear);
 static mp_obj_t simchip_sleep_ms(mp_obj_t ms_in) {
     mp_int_t ms = mp_obj_get_int(ms_in);
     elapsed += ms;
+    simtime_pass(ms);
     if (wired()) {
         uint8_t v[4] = {ms & 0xFF, (ms >> 8) & 0xFF, (ms >> 16) & 0xFF, (ms >> 24) & 0xFF};
         out_head('Z', 4, v, 4);
@@ -1325,6 +1326,7 @@ static MP_DEFINE_CONST_OBJ_TYPE(simchip_wdt_type, MP_QSTR_WDT, MP_TYPE_FLAG_NONE
     );
 
 static mp_obj_t simchip_wdt_elapse(mp_obj_t ms) {
+    simtime_pass(mp_obj_get_int(ms));  // called at every step of the firmware: the chip's time
     if (!wdt_limit) {
         return mp_const_none;
     }

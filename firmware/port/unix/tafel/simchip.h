@@ -8,4 +8,7 @@
 
 extern const mp_obj_type_t simchip_flash_type;
 
+// simtime.c: the chip's time since power-up moves on by ms of simulated time
+void simtime_pass(uint64_t ms);
+
 #endif
