@@ -7,7 +7,9 @@ Plays the issue's evening once on LittleFS over the emulated 2 MB flash (two
 finished games, one paused, one running with 25 rounds; tests/firmware/damage.py),
 then for every block the file system has written: the block erased, --flips
 single-bit flips at seeded positions inside its written bytes (default 8),
-and with --zero the block zeroed. Each trial (tests/firmware/damage_trial.py) mounts a fresh chip over the
+and with --zero the block zeroed; then damage in both copies at once (for every
+pair of blocks holding the same files in /data and /twin: 2, 4 and 8 flips and
+both blocks zeroed). Each trial (tests/firmware/damage_trial.py) mounts a fresh chip over the
 damaged image, boots the store, judges every game (kept, rebuilt, reported
 lost, silent, wrong; tests/firmware/damage_judge.py), plays on (a round for
 the running game, a new game of two rounds), reboots and judges again.
@@ -122,6 +124,24 @@ def _device(argv):
         print("  " + line)
     if saved:
         print("Unmountable images written: %d, in %s" % (len(saved), opts["save_dir"]))
+    print()
+    t = time.ticks_ms()
+    pairs = ev.counterparts()
+    multi = damage_trial.multi_campaign(ev, opts["seed"], pairs=pairs, each=each)
+    print("Damage in both copies at once: for each of %d pairs of blocks holding the same files in /data and"
+          " /twin (%s),\n2, 4 and 8 flips (half in each block, seed %d) and both blocks zeroed; %d trials in %.0f s"
+          % (len(pairs), ", ".join("%d+%d" % p for p in pairs), opts["seed"], multi.total()["trials"],
+             time.ticks_diff(time.ticks_ms(), t) / 1000.0))
+    print("A put-away game's damage shows when it is read (opened in the history, exported): the trials open"
+          " every game.")
+    print()
+    print(judge.table(multi.rows()))
+    print()
+    quiet = [line for line in judge.failures(multi.failing, ev.describe) if " reported: " not in line]
+    print("Silent, wrong, crashed or unmountable with damage in both copies (%d lines):" % len(quiet) if quiet
+          else "No damage in both copies went unsaid, gave a wrong score, crashed or left the flash unmountable.")
+    for line in quiet:
+        print("  " + line)
     print()
     print("boot check after the evening: %d ms on this interpreter (store.boot(), undamaged, best of 3)" % boot_ms)
     print("Reproduce: .venv/bin/python bench/flash_damage.py --seed %d --flips %d%s"

@@ -50,7 +50,7 @@ def run(micropython, section):
 
 def wear(micropython):
     rows = run(micropython, "wear")
-    names = {"store": "Tafel store (768 B segments, twice)",
+    names = {"store": "Tafel store (%d B segments, twice)",
              "reopen": "one file, reopen-append-close",
              "keep-open": "one file kept open, flush"}
     by = {}
@@ -62,6 +62,7 @@ def wear(micropython):
             continue
         by.setdefault(r["design"], {})[r["round"]] = r
         record = r.get("record", record)
+    names["store"] %= away["segment"]
     out = []
     for design in ("store", "reopen", "keep-open"):
         d = by[design]
@@ -74,7 +75,9 @@ def wear(micropython):
     print("Putting the finished 300-round game away (compact copy + history entry), once: %d B programmed, %d erases."
           % (away["programmed"], away["erases"]))
     print("LittleFS never programs a synced file's last block again: the next append copies it to a fresh")
-    print("block, so a single journal costs up to 4 KB per round; segments cap the copy at 768 B (in each copy).")
+    print("block, so a single journal costs up to 4 KB per round; segments cap the copy at %d B (in each copy)."
+          % away["segment"])
+    print("The store's rounds include the mark after each record (store/watermark.py), a small commit in each copy.")
     print()
 
 

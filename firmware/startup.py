@@ -15,7 +15,7 @@ BOOT_SCANS = 3  # keypad scans a debounce apart: a key held through the boot rea
 
 # Boot notes worth a word on screen, the most important first (the rest is in
 # store.report, which INFO and the export carry); one is shown.
-_SHOWN = ("game_lost", "game_unreadable", "game_damaged", "mend_failed", "flash_full",
+_SHOWN = ("game_lost", "rounds_missing", "game_unreadable", "game_damaged", "mend_failed", "flash_full",
           "flash_formatted", "game_mended", "flash_low", "torn_tail_repaired", "settings_damaged",
           "roster_damaged")
 
@@ -39,15 +39,21 @@ def start(display, store, clock, capture=False, log=None, power=None, keypad=Non
         app.show_game()
     if selftest:
         app.open("selftest")
-    keys = [key for key, _ in notes]
-    for key in _SHOWN:
-        if key in keys:
-            app.notify(app.t(key))
-            break
+    _notify_first(app, notes)
     if _rolled_back(store, clock) is not None:  # told once (bootsel.py keeps the record)
         app.notify(app.t("upd_rolled_back"))
     app.render()
     return app
+
+
+def _notify_first(app, notes):
+    # The weightiest note on screen, with its game's number where the text has a place for it.
+    for key in _SHOWN:
+        for k, detail in notes:
+            if k == key:
+                text = app.t(key)
+                app.notify(text % detail if "%d" in text and type(detail) is int else text)
+                return
 
 
 def _mount_notes(store, notes):

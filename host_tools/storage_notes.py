@@ -10,6 +10,8 @@ _GAME = {  # notes about one game: what happened to it, after "game 7"
     "game_damaged": "had damaged records: set aside, their bytes kept and exported",
     "game_unreadable": "cannot be read: its bytes are kept and exported",
     "game_lost": "is listed, but its journal is gone from both copies",
+    "rounds_missing": "has fewer rounds than the device had confirmed as saved: check the paper or "
+                      "another laptop's copy for the rest",
     "game_mended": "was damaged in one copy and rebuilt from its second copy: nothing lost",
     "game_rebuilt": "rebuilt from its second copy",
     "copy_mended": "had a copy that lagged behind (a power cut between its two writes): made whole",
@@ -60,8 +62,8 @@ def say(note):
 
 # What the table must know after an export: something is lost, damaged or set aside (the rest of
 # the report, such as a copy made whole again, is for `tafel info`).
-LOSSES = ("game_lost", "game_damaged", "game_unreadable", "game_set_aside", "mend_failed", "index_damaged",
-          "settings_damaged", "roster_damaged", "flash_full", "more")
+LOSSES = ("game_lost", "rounds_missing", "game_damaged", "game_unreadable", "game_set_aside", "mend_failed",
+          "index_damaged", "settings_damaged", "roster_damaged", "flash_full", "more")
 
 
 def losses(report):

@@ -40,6 +40,7 @@ import vfs  # noqa: E402
 
 from sim.flashdev import FlashDev  # noqa: E402
 from store.fsys import Disk  # noqa: E402
+from store.gamelog import SEGMENT_MAX  # noqa: E402
 from store.mount import mount  # noqa: E402
 from store.space import Space  # noqa: E402
 from store.store import Store  # noqa: E402
@@ -103,7 +104,8 @@ def wear():
     store.game_finished(game_id, game)
     away = (dev.programmed - p0, dev.erases - e0)
     summary("store", per, len(records[-1]))
-    emit(section="wear", design="store", round="put away", programmed=away[0], erases=away[1], programs=0)
+    emit(section="wear", design="store", round="put away", programmed=away[0], erases=away[1], programs=0,
+         segment=SEGMENT_MAX)
     for design in ("reopen", "keep-open"):
         summary(design, naive(records, design), len(records[-1]))
 

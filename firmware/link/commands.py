@@ -80,7 +80,7 @@ def info(link, r):
 
 
 # The boot check's notes whose whole detail is a game id (store/bootcheck.py): sent as the game.
-_GAME_NOTES = ("game_lost", "copy_mended", "game_mended", "torn_tail_repaired", "game_set_aside")
+_GAME_NOTES = ("game_lost", "rounds_missing", "copy_mended", "game_mended", "torn_tail_repaired", "game_set_aside")
 
 
 def _storage_report(out, notes):

@@ -18,6 +18,9 @@
 #  - replays every game in live/: copies mended, a torn last record cut off,
 #    other damage set aside into keep/ (never dropped), a game that is over
 #    is put away, the newest unfinished game stays running,
+#  - checks the game the screen last confirmed against the mark kept outside
+#    the game folders (watermark.py): missing rounds or a vanished game are
+#    told, flagged in the history, and no older game runs in its place,
 #  - reports games that exist only as set-aside bytes, and free space.
 # Every step is idempotent, so a power cut during the check is finished by
 # the next boot. What it found and did is kept in store.report (INFO and
@@ -25,7 +28,7 @@
 from array import array
 
 from . import index as ix
-from . import keyval
+from . import keyval, watermark
 from .gamelog import GAMES, KEEP, LIVE, Replay, parse, replay
 from .mend import kept_ids
 
@@ -37,7 +40,10 @@ def run(store, deep=False):
     of (key, detail), also kept in store.report:
       index_damaged      the index file was damaged; detail = text
       index_rebuilt      entries rebuilt from the journals; detail = count
-      game_lost          an index entry whose journal is gone from both copies; detail = id
+      game_lost          an index entry whose journal is gone from both copies, or the game
+                         the screen last confirmed gone without a trace; detail = id
+      rounds_missing     a game holds fewer records than confirmed (the mark for the running
+                         game, the history entry's size for a put-away one); detail = id
       copy_mended        a copy lagged behind (a cut between the two writes) and was made whole; detail = id
       game_mended        damage in one copy made good from the other, nothing lost; detail = id
       torn_tail_repaired a cut-short last record was removed; detail = id
@@ -58,6 +64,7 @@ def run(store, deep=False):
         notes.append(("roster_damaged", None))
     store.live = None
     store._booted = None
+    store.mark.load()
     store.forget_space()
     problem = store.index.load()
     if problem is not None and problem != "missing":
@@ -69,6 +76,7 @@ def run(store, deep=False):
     _reconcile(store, closed, live, notes)
     free = _boot_live(store, live, notes)
     store.find_top(closed, live, kept, skip=free)  # never-born ids are free again
+    watermark.check(store, notes)
     for game_id in kept:
         if game_id not in closed and game_id not in live and store.index.find(game_id) < 0:
             notes.append(("game_set_aside", game_id))
@@ -229,12 +237,26 @@ def _reconcile(store, closed, live, notes):
     stale.sort()  # in id order (the notes say so in every run)
     rebuilt = 0
     for game_id, size in stale:
-        changes[game_id] = _rebuild_entry(store, game_id, size, notes)
+        e = changes[game_id] = _rebuild_entry(store, game_id, size, notes)
+        i = idx.find(game_id)
+        if i >= 0:
+            e.flags |= idx.flags[i] & ix.DAMAGED  # damage once found stays on the entry
+            if size < idx.sizes[i] and not idx.flags[i] & ix.LOST and not _told(notes, game_id):
+                e.flags |= ix.DAMAGED  # shorter than when it was put away, and nothing said why
+                notes.append(("rounds_missing", game_id))
         rebuilt += 1
     if changes:
         idx.write(changes, store.next_game_id())
     if rebuilt:
         notes.append(("index_rebuilt", rebuilt))
+
+
+def _told(notes, game_id):
+    # Whether a note already names the game (as its detail, or first in a detail pair).
+    for _, detail in notes:
+        if detail == game_id or type(detail) is tuple and detail[0] == game_id:
+            return True
+    return False
 
 
 def _rebuild_entry(store, game_id, size, notes):

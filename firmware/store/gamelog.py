@@ -19,9 +19,12 @@
 # fresh one. One growing journal file would cost up to a whole 4 KB block per
 # round (measured: 3 KB programmed at round 100, with or without keeping the
 # file open). A segment is closed at SEGMENT_MAX bytes and a new one started,
-# so an append copies at most SEGMENT_MAX bytes, twice (both copies): 768
-# keeps a 10-seat round under DESIGN.md's 2 KB. Closing the game writes the
-# compact games/*.tj copies and removes the segments.
+# so an append copies at most SEGMENT_MAX bytes, twice (both copies). With the
+# two small commits of the mark after each record (watermark.py, 64 B each),
+# 704 keeps every round of a game of 2 to 10 seats under DESIGN.md's 2 KB
+# (768 did not: 2,112 B at the worst round of a 6-seat game; the worst round
+# is a segment's copy meeting a folder's compaction). Closing the game writes
+# the compact games/*.tj copies and removes the segments.
 import gc
 
 from micropython import const
@@ -32,7 +35,7 @@ from tafel.records import Reader
 
 from .errors import StoreError
 
-SEGMENT_MAX = const(768)
+SEGMENT_MAX = const(704)
 MAX_SEGMENTS = const(1000)  # three digits in the file name
 LIVE = "live"
 GAMES = "games"

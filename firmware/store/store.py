@@ -6,6 +6,8 @@
 #   keep/             damaged bytes set aside for export; never deleted here
 #   index             history summaries (index.py)
 #   settings, roster  small JSON values (keyval.py)
+#   mark              the game and record the screen last confirmed (watermark.py)
+# and the same games again in the twin (/twin: live/, games/, next, mark).
 #
 # A save (firmware/session.py does this): rec = game.round_record(...);
 # store.append(game_id, rec) returns only once the record is committed on
@@ -19,6 +21,7 @@ from . import keyval
 from .errors import StoreError
 from .gamelog import GameLog, replay
 from .space import Space
+from .watermark import Mark
 
 NEXT_ID = "next"  # in the twin: the next free game id, a second memory beside the index header
 
@@ -38,6 +41,7 @@ class Store:
         self._top = None  # the highest game id ever used, once known
         self._booted = None  # (id, Game) replayed by boot, handed out once
         self._space = None  # the last space() answer while still true
+        self.mark = Mark(self.disks)  # what the screen last confirmed (watermark.py; loaded at boot)
 
     # ---- boot ----------------------------------------------------------------
 
@@ -69,7 +73,9 @@ class Store:
         if not log.live():
             return
         size = log.write_closed()
-        self.index.write({log.game_id: ix.entry_for(game, log.game_id, size)}, self.next_game_id())
+        i = self.index.find(log.game_id)  # damage found at boot stays on its entry (watermark.py)
+        flags = self.index.flags[i] & ix.DAMAGED if i >= 0 else 0
+        self.index.write({log.game_id: ix.entry_for(game, log.game_id, size, flags)}, self.next_game_id())
         log.remove_live()
         self._space = None
         if self.live is log:
@@ -90,6 +96,8 @@ class Store:
         got = journal.read_frame(data) if data else None
         if got is not None and got[1].isdigit():
             top = max(top, int(got[1]) - 1)
+        if self.mark.game_id is not None:  # confirmed on screen: born, whatever the folders say now
+            top = max(top, self.mark.game_id)
         self._top = top
 
     def next_game_id(self):
@@ -156,6 +164,7 @@ class Store:
             raise StoreError("save_failed", err.errno)
         if log.segment != segment:
             self._space = None  # a new segment: a block more in use
+        self.mark.write(log.game_id, log.next_seq - 1)  # in both copies: now the screen may say so
 
     def game_finished(self, game_id, game):
         """Puts a game that is over away (compact copy, history entry). If the
@@ -191,20 +200,40 @@ class Store:
 
     def read_game(self, game_id):
         """(tafel.Game, problems): problems lists (file, text) of damage; the
-        game holds every record before it. Nothing is written. Raises
-        StoreError("no_game", id) when there is no such game and
-        StoreError("game_unreadable", (id, text)) when not even its first
-        record can be read (its bytes stay as they are)."""
+        game holds every record before it. Raises StoreError("no_game", id)
+        when there is no such game and StoreError("game_unreadable", (id, text))
+        when not even its first record can be read (its bytes stay as they
+        are). Damage found here that no note told yet is told (_found_damage)."""
         log = self.log(game_id)
         game, problem = replay(log)
         if game is None:
             if not log.exists():
                 raise StoreError("no_game", game_id)
-            raise StoreError("game_unreadable", (game_id, problem or log.problems[0][1]))
+            why = problem or log.problems[0][1]
+            self._found_damage("game_unreadable", game_id, why)
+            raise StoreError("game_unreadable", (game_id, why))
         problems = list(log.problems)
         if problem:
             problems.append(("", problem))
+        if problems:
+            self._found_damage("game_damaged", game_id, problems[0][1])
         return game, problems
+
+    def _found_damage(self, key, game_id, text):
+        # A put-away game damaged in both copies alike: the boot compares only the copies' sizes
+        # (reading every journal at each power-up would cost seconds with a full flash), so such
+        # damage shows first when the game is read. From then on the report says it (INFO, the
+        # export) and the history flags the game; once.
+        for _, detail in self.report:
+            if type(detail) is tuple and detail[0] == game_id:
+                return
+        self.report.append((key, (game_id, text)))
+        i = self.index.find(game_id)
+        if i >= 0 and not self.index.flags[i] & ix.DAMAGED:
+            try:
+                self.index.add_flag([game_id], ix.DAMAGED, self.next_game_id(), ix.DELETED)
+            except OSError:
+                pass  # a full flash: the report still says it
 
     def history(self):
         """Game ids for the history screen, newest first (the running game too)."""
@@ -221,13 +250,19 @@ class Store:
         rounds, finished, winners(), exported, damaged, live. The running game
         is replayed for it (its index entry, if any, is out of date)."""
         if self.live is not None and self.live.game_id == game_id:
-            e = ix.entry_for(self.read_game(game_id)[0], game_id)
+            e = ix.entry_for(self.read_game(game_id)[0], game_id, 0, self.damaged(game_id))
             e.live = True
             return e
         e = self.index.entry(game_id)
         if e is None or e.flags & ix.DELETED:
             raise StoreError("no_game", game_id)
         return e
+
+    def damaged(self, game_id):
+        """ix.DAMAGED if the game's history entry says so (the running game's: rounds found
+        missing at boot, watermark.py), else 0."""
+        i = self.index.find(game_id)
+        return self.index.flags[i] & ix.DAMAGED if i >= 0 else 0
 
     def summaries(self, game_ids):
         """summary() for a page of the history screen, reading the index once."""
@@ -264,47 +299,23 @@ class Store:
         self.delete_games([game_id])
 
     def delete_games(self, game_ids):
+        from . import deleting
+
         self._space = None
-        self._delete(game_ids)
-
-    def _delete(self, game_ids):
-        """Removes games in one go. Tombstones go into the index first, so a
-        cut in the middle is finished at the next boot and never brings half
-        a game back."""
-        next_id = self.next_game_id()
-        self.index.write(dict((i, ix.Entry(i, ix.DELETED)) for i in game_ids), next_id)
-        for game_id in game_ids:
-            if self.live is not None and self.live.game_id == game_id:
-                self.live = None
-            self.log(game_id).remove_all()
-            from .mend import remove_kept
-
-            remove_kept(self.disk, game_id)  # the user's choice: its set-aside bytes go too
-        self.index.write(dict((i, None) for i in game_ids), next_id)
+        try:
+            deleting.delete(self, game_ids)
+        finally:
+            _forget("deleting", "mend")
 
     def prune_exported(self, free_blocks):
         """Deletes exported, finished games, oldest first, until `free_blocks`
         blocks are free (or none is left to delete). Returns how many went."""
-        idx = self.index
-        done = 0
-        while True:
-            space = self.space()
-            short = free_blocks - space.free
-            if short <= 0:
-                return done
-            batch = []
-            for i in range(len(idx.ids)):
-                flags = idx.flags[i]
-                if flags & ix.EXPORTED and flags & ix.FINISHED and not flags & ix.DELETED:
-                    batch.append(idx.ids[i])
-                    # a journal frees its blocks (a tiny one lives in metadata)
-                    short -= (idx.sizes[i] + space.block_size - 1) // space.block_size
-                    if short <= 0:
-                        break
-            if not batch:
-                return done
-            self.delete_games(batch)
-            done += len(batch)
+        from . import deleting
+
+        try:
+            return deleting.prune_exported(self, free_blocks)
+        finally:
+            _forget("deleting", "mend")
 
     # ---- space, settings, roster ------------------------------------------------------
 

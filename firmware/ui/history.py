@@ -38,8 +38,10 @@ def info(app, game_id, e=None):
     session = app.session
     game = session.game
     if game_id == session.game_id and game is not None and not game.finished:
-        # The game on the table: from memory, not replayed from flash again.
-        return Info(game_id, LIVE, game.created, game.players, len(game.rounds))
+        # The game on the table: from memory, not replayed from flash again (damaged: rounds
+        # found missing at boot, store/watermark.py).
+        state = DAMAGED if app.store.damaged(game_id) else LIVE
+        return Info(game_id, state, game.created, game.players, len(game.rounds))
     if e is None:
         try:
             e = app.store.summary(game_id)

@@ -80,6 +80,7 @@ TEXTS = (
     ("game_unreadable", "Spiel unlesbar"),
     ("torn_tail_repaired", "Strom weg: ok"),
     ("game_lost", "Spiel verloren"),
+    ("rounds_missing", "#%d Runden weg"),  # the game's number: fewer rounds than confirmed
     ("game_mended", "Flash repariert"),
     ("game_set_aside", "Reste gesichert"),
     ("mend_failed", "Kopie fehlt"),

@@ -75,6 +75,7 @@ TEXTS = (
     ("game_unreadable", "Game unreadable"),
     ("torn_tail_repaired", "Power cut: ok"),
     ("game_lost", "Game lost"),
+    ("rounds_missing", "#%d incomplete"),  # the game's number: fewer rounds than confirmed
     ("game_mended", "Flash repaired"),
     ("game_set_aside", "Remains kept"),
     ("mend_failed", "Copy missing"),

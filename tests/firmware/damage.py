@@ -4,7 +4,9 @@
 # kept as an image plus a model of what was acknowledged
 # (damage_judge.GameModel, by label). damaged() gives a copy with one block
 # the file system uses damaged: erased, zeroed, or one bit flipped at a
-# seeded position inside the block's written bytes (flips()).
+# seeded position inside the block's written bytes (flips()); damaged_many()
+# several at once, counterparts() the blocks of /data and /twin that hold the
+# same files (damage in both copies).
 # MicroPython only (vfs.VfsLfs2); used by tests/firmware/test_flash_damage.py
 # and bench/flash_damage.py.
 import random
@@ -99,16 +101,51 @@ class Evening:
 
     def damaged(self, block, kind, pos=0, bit=0):
         """A copy of the image with one block damaged (reusing one buffer set)."""
+        return self.damaged_many([(block, kind, pos, bit)])
+
+    def damaged_many(self, faults):
+        """A copy of the image with every (block, kind, pos, bit) of `faults` done to it."""
         self._scratch = img = copy_image(self.image, self._scratch)
-        if kind == "erase":
-            img[block] = None
-        elif kind == "zero":
-            img[block] = bytearray(BLOCK_SIZE)
-        elif kind == "flip":
-            img[block][pos] ^= 1 << bit
-        elif kind != "none":  # "none": the undamaged evening (a check of the harness)
-            raise ValueError(kind)
+        for block, kind, pos, bit in faults:
+            if kind == "erase":
+                img[block] = None
+            elif kind == "zero":
+                img[block] = bytearray(BLOCK_SIZE)
+            elif kind == "flip":
+                img[block][pos] ^= 1 << bit
+            elif kind != "none":  # "none": the undamaged evening (a check of the harness)
+                raise ValueError(kind)
         return img
+
+    def counterparts(self):
+        """[(block, block)]: a block whose loss changes files of /data and one whose loss
+        changes the same files of /twin, the copy beside it (told by erasing each block and
+        reading everything back): where damage in both copies hurts most."""
+        sides = {}
+        for block in self.blocks:
+            changed = self._changed_by_erasing(block)
+            tops = set(p.split("/")[1] for p in changed)
+            if len(tops) != 1 or list(tops)[0] not in ("data", "twin"):
+                continue  # no effect (an older copy of something), or not one copy's alone
+            top = list(tops)[0]
+            key = tuple(sorted(p[len(top) + 1:] for p in changed))
+            sides.setdefault(key, {}).setdefault(top, []).append(block)
+        out = []
+        for key in sorted(sides):
+            both = sides[key]
+            for a in both.get("data", ()):
+                for b in both.get("twin", ()):
+                    out.append((a, b))
+        return out
+
+    def _changed_by_erasing(self, block):
+        try:
+            vol = mounted(FlashDev(image=self.damaged(block, "erase")))[0]
+            now = dict(_names(vol))
+        except (OSError, StoreError):
+            return ["/unmountable"]
+        was = dict(self.names)
+        return [p for p in set(was) | set(now) if was.get(p) != now.get(p)]
 
     def boot_ms(self, times=3):
         """The fastest of a few boot checks of the undamaged evening, in ms."""

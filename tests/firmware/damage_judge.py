@@ -22,7 +22,9 @@ VERDICTS = ("kept", "rebuilt", "reported", "silent", "wrong")  # rising severity
 INTACT = ("kept", "rebuilt")
 LOSS_WORDS = ("lost", "unreadable", "damaged", "missing")
 COUNT_KEYS = ("index_rebuilt", "flash_low", "flash_full")
-KINDS = (("flip", "bit flip"), ("erase", "block erased"), ("zero", "block zeroed"))
+KINDS = (("flip", "bit flip"), ("erase", "block erased"), ("zero", "block zeroed"),
+         ("flip2", "2 flips, both copies"), ("flip4", "4 flips, both copies"), ("flip8", "8 flips, both copies"),
+         ("zero2", "2 blocks zeroed, both copies"))
 
 
 class GameModel:

@@ -43,7 +43,17 @@ def run_trial(ev, block, kind, pos=0, bit=0):
     trial = Trial(block, kind, where)
     if kind == "flip":
         trial.spot = (pos, bit)
-    img = ev.damaged(block, kind, pos, bit)
+    return _run(ev, trial, ev.damaged(block, kind, pos, bit))
+
+
+def run_faults(ev, kind, faults):
+    """One trial with several faults at once ((block, kind, pos, bit) each); `kind` names it
+    in the table ("flip4": four flips, "zero2": two blocks zeroed)."""
+    where = ", ".join("%d" % b + (" byte %d bit %d" % (p, i) if k == "flip" else " " + k) for b, k, p, i in faults)
+    return _run(ev, Trial(faults[0][0], kind, "blocks " + where), ev.damaged_many(faults))
+
+
+def _run(ev, trial, img):
     try:
         vol = mounted(FlashDev(image=img))[0]
     except (StoreError, OSError) as err:
@@ -56,9 +66,10 @@ def run_trial(ev, block, kind, pos=0, bit=0):
     stage = "boot"
     try:
         store = Store(Disk(vol, "/data"))
-        notes = judge.notes_of(store, store.boot())
+        booted = store.boot()
         stage = "survey"
-        found = judge.survey(store)
+        found = judge.survey(store)  # every game opened, as a user would in the history
+        notes = judge.notes_of(store, booted)  # the boot's notes and what opening the games told
         verdicts = {}
         for gm in ev.games:
             verdicts[gm.label] = judge.judge(gm, found.get(gm.key()), notes, None, found.unreadable)
@@ -66,9 +77,10 @@ def run_trial(ev, block, kind, pos=0, bit=0):
         expect = _play_on(store, ev.games, found)
         stage = "reboot"
         store = Store(Disk(mounted(FlashDev(image=img))[0], "/data"))
-        notes = judge.notes_of(store, store.boot())
+        booted = store.boot()
         stage = "survey after reboot"
         found = judge.survey(store)
+        notes = judge.notes_of(store, booted)
     except Exception as err:
         return _crashed(trial, stage, err)
     for gm in ev.games + [expect["N"][0]]:
@@ -117,6 +129,30 @@ def _crashed(trial, stage, err):
     trial.outcome = "crashed"
     trial.error = "%s: %s" % (stage, repr(err))
     return trial
+
+
+MULTI = ("flip2", "flip4", "flip8", "zero2")
+
+
+def multi_campaign(ev, seed, kinds=MULTI, pairs=None, each=None):
+    """Damage in both copies at once: for every pair of counterpart blocks (ev.counterparts(), or
+    `pairs`), "flipN" flips N bits, half in each block at seeded positions, "zero2" zeroes both.
+    Returns a judge.Tally, as campaign() does."""
+    tally = judge.Tally()
+    for a, b in ev.counterparts() if pairs is None else pairs:
+        for kind in kinds:
+            if kind == "zero2":
+                faults = [(a, "zero", 0, 0), (b, "zero", 0, 0)]
+            else:
+                half = int(kind[4:]) // 2
+                faults = [(blk, "flip", pos, bit) for blk in (a, b) for pos, bit in flips(ev.image, blk, half, seed)]
+            trial = run_faults(ev, kind, faults)
+            if each is not None:
+                each(trial)
+            trial.image = None
+            tally.add(trial)
+            gc.collect()
+    return tally
 
 
 def campaign(ev, flip_count, seed, kinds=("flip", "erase"), each=None):

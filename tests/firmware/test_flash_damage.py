@@ -6,6 +6,8 @@
 # here; bench/flash_damage.py runs more, and zeroed blocks). Every game is
 # judged kept, rebuilt, reported lost, silently lost or wrong (damage_judge.py),
 # also after one more round for the running game, a new game and a reboot.
+# Then damage in both copies at once (issue 25): for every pair of blocks that
+# hold the same files in /data and /twin, 2, 4 and 8 flips and both zeroed.
 import time
 
 import damage
@@ -53,6 +55,30 @@ def test_no_single_bit_flip_or_erased_block_loses_a_game_or_goes_unsaid():
     missed = ["%d %s" % (total[c], c) for c in ("wrong", "crashed", "silent", "reported lost") if total[c]]
     # the goal: nothing wrong, nothing raised, no game lost to one flip or one erased block (said or not)
     assert not missed, "flash damage: " + ", ".join(missed) + " (the lines above say where)"
+
+
+@collecting_when_full
+def test_damage_in_both_copies_at_once_is_never_silent():
+    # Issue 25: the same files hit in /data and in /twin (2, 4 and 8 flips, half in each copy, and
+    # both blocks zeroed). Games may be lost now, but the device says so: at boot, or when the game
+    # is opened (a put-away game's journal is read only then), every time in the export's report.
+    ev = _ev()
+    t = time.ticks_ms()
+    pairs = ev.counterparts()
+    tally = damage_trial.multi_campaign(ev, SEED, pairs=pairs)
+    total = tally.total()
+    print("flash damage in both copies: %d trials over %d pairs of blocks, seed %d, %.1f s"
+          % (total["trials"], len(pairs), SEED, time.ticks_diff(time.ticks_ms(), t) / 1000.0))
+    print(judge.table(tally.rows()))
+    for line in judge.failures(tally.failing, ev.describe):
+        print("  " + line)
+    described = [ev.describe(a) for a, _ in pairs]
+    assert any("live/" in d for d in described) and any("games/" in d for d in described)
+    assert len([d for d in described if d.startswith("meta")]) >= 2  # the folders' own blocks too
+    assert total["trials"] == 4 * len(pairs)
+    assert total["reported lost"] > 0  # the harness does damage what it means to
+    missed = ["%d %s" % (total[c], c) for c in ("wrong", "crashed", "silent", "unmountable") if total[c]]
+    assert not missed, "flash damage in both copies: " + ", ".join(missed) + " (the lines above say where)"
 
 
 # ---- the harness itself (true whatever the store does with damage) --------------

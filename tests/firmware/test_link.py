@@ -595,7 +595,7 @@ def test_info_carries_the_storage_report_of_the_boot_check():
                           {"key": "flash_low", "game": None, "detail": "40"}]
     assert report[4]["detail"] == "ä" * 32  # cut to what a text on the wire may hold
     # notes whose detail is the game's id name it as their game
-    keys = ("game_lost", "copy_mended", "game_mended", "torn_tail_repaired", "game_set_aside")
+    keys = ("game_lost", "rounds_missing", "copy_mended", "game_mended", "torn_tail_repaired", "game_set_aside")
     dev.app.store.report = [(key, i + 4) for i, key in enumerate(keys)]
     report = wire.parse_info(host.ok(wire.INFO))["storage_report"]
     assert report == [{"key": key, "game": i + 4, "detail": None} for i, key in enumerate(keys)]

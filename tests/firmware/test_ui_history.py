@@ -302,6 +302,34 @@ def test_damaged_and_unreadable_games_are_listed_never_hidden():
     assert dev.errors == []
 
 
+def test_rounds_lost_from_both_copies_are_said_at_boot_and_marked_in_the_list():
+    # Both copies of the running game fell back by a round (damage in both live folders): the
+    # screen had said "saved" for it, so the boot says so (store/watermark.py) and the history
+    # marks the game, where it used to resume quietly one round short.
+    from tafel import journal
+
+    dev = device()
+    played(dev)
+    dev.app.session.save_round({"Ben": [20], "Cleo": [30]}, "Anna")
+    disk = dev.app.store.disk
+    seg = "live/" + disk.listdir("live")[0][0]
+    for d in (disk, disk.sibling("twin")):
+        data = d.read(seg)
+        frames = journal.scan(data)[0]
+        cut = len(data) - len(journal.frame(*frames[-1]))
+        f = d.open(seg, "wb")
+        f.write(data[:cut])
+        f.close()
+    dev = power_cut(dev)
+    assert dev.screen()[-1] == "#1 Runden weg"
+    assert len(dev.app.session.game.rounds) == 1  # the table goes on from what is there
+    history(dev)
+    screen = dev.screen()
+    assert screen[2].startswith(" #1 ") and screen[2].endswith("!")
+    assert screen[-1] == "beschädigt"
+    assert dev.errors == []
+
+
 def test_an_unreadable_game_can_be_deleted():
     dev = device()
     played(dev)

@@ -110,6 +110,20 @@ def test_export_brings_the_records_set_aside_and_the_storage_report(data_home, t
         dev.close()
 
 
+def test_rounds_the_device_confirmed_but_no_longer_holds_are_told_with_their_game(data_home, tmp_path, capsys):
+    # store/watermark.py: damage in both copies cut rounds the screen had said were saved
+    dev = Device([(2, [worked_example(game_id=2)[1]])], report=[("rounds_missing", 2, "")])
+    try:
+        out = tmp_path / "e.json"
+        assert main(["export", "--port", dev.url, "-o", str(out)]) == 0
+        assert "the device's flash check: game 2 has fewer rounds than the device had confirmed as saved: " \
+               "check the paper or another laptop's copy for the rest" in capsys.readouterr().err
+        assert json.loads(out.read_text())["storage_report"] == [
+            {"key": "rounds_missing", "game": 2, "detail": None}]
+    finally:
+        dev.close()
+
+
 def test_info_of_a_device_before_the_storage_report_says_nothing_about_it(data_home, capsys):
     dev = FakeDevice([(1, [worked_example()[1]])])
     try:
