@@ -8,6 +8,7 @@ from tafel.errors import CardError
 from . import (
     __version__,
     bundle_cli,
+    calibrate,
     hardware,
     history_cli,
     keys,
@@ -76,6 +77,7 @@ def build_parser():
     flash_cli.add_parser(commands)
     rescue.add_parser(commands)
     rules_cli.add_parser(commands)
+    calibrate.add_parser(commands)
     return parser
 
 

@@ -102,9 +102,10 @@ class InstallError(Exception):
     """The board did not take the install; the text says why (exit code 1)."""
 
 
-def mpremote_argv(port, *commands):
-    """One mpremote invocation: connect, resume, then the commands chained with '+'."""
-    argv = [sys.executable, "-m", "mpremote", "connect", port, "resume"]
+def mpremote_argv(port, *commands, soft_reset=False):
+    """One mpremote invocation: connect, resume (or with soft_reset, mpremote's own soft reset into
+    the raw REPL: boot.py runs, main.py does not), then the commands chained with '+'."""
+    argv = [sys.executable, "-m", "mpremote", "connect", port] + ([] if soft_reset else ["resume"])
     for i, command in enumerate(commands):
         argv += (["+"] if i else []) + list(command)
     return argv
@@ -133,9 +134,9 @@ class Board:
         self.port = port
         self.timeout = timeout
 
-    def run(self, *commands, on_line=None, timeout=None):
+    def run(self, *commands, on_line=None, timeout=None, soft_reset=False):
         """Output lines of one mpremote invocation; InstallError if it fails."""
-        argv = mpremote_argv(self.port, *commands)
+        argv = mpremote_argv(self.port, *commands, soft_reset=soft_reset)
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 errors="replace")
         lines = []

@@ -42,6 +42,7 @@ from lockstep import Lockstep
 from simlink import ROOT
 from simupdate import install, signed_versions
 from tafel_host import serve_update, sim_runtime
+from tafel_host.heap_keys import GAME_KEYS, NAMES, ROUNDS, evening_keys, tour_keys  # noqa: F401 (used by gates)
 from tafel_host.sim_device import SimDevice, SimError
 
 BOARDS = ("esp32-devkitc-ssd1306", "lilygo-tdisplay-st7789", "esp32-devkitc-ili9341")
@@ -56,9 +57,6 @@ RUN_PY = ROOT / "firmware" / "sim" / "run.py"
 # of the same tree writes the same flash (firmware/port/unix/tafel/simtime.c; its clock is the
 # simulated time since power-up, so the files' time stamps are the same too).
 CHIP_ENV = {"TAFEL_CHIP_SEED": "1"}
-NAMES = ("2 6 6 wait:1200 6 6 2", "2 2 3 3 6 6", "2 2 2 5 5 5 3 3 6 6 6", "3 2 6 6 2", "3 3 6 4 4 4 5 5 5",
-         "3 3 3 7 7 7 4 4 4 8 9 9 9 9", "4 8 8 7 7 7 7", "4 4 2 6 6 wait:1200 6 6 2", "4 4 4 3 2", "5 2 6 6")
-ROUNDS = 300
 SCENARIOS = ("evening", "tour", "export", "usb", "wifi")
 LONG = ("evening", "export", "usb", "wifi")  # the gate plays these on one board, the tour on every board
 
@@ -89,71 +87,6 @@ def mpy_build():
 
 def board_path(board):
     return ROOT / "hardware" / "boards" / (board + ".json")
-
-
-def evening_keys():
-    """[(keys, check)]: each a line of keys and a function of the screen's text after it (or None)."""
-    steps = [("1 D 9 9 9 9 9 D", None)]  # home: new game, target 99999, down to "+ player"
-    for typed in NAMES:
-        steps.append(("# # " + typed + " #", None))
-    steps.append(("#", lambda text: text[0].startswith(("R1 ", "Runde 1 "))))  # ten seats: the cursor is on start
-    seed = 12345
-    for r in range(ROUNDS):
-        keys = []
-        for s in range(10):
-            if s == r % 10:
-                keys.append("A")
-            else:
-                seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
-                keys.append(" ".join(str((seed >> 16) % 61)))
-            keys.append("D" if s < 9 else "#")
-        steps.append(((" " if r == 0 else "# ") + " ".join(keys) + " #", None))
-    steps[-1] = (steps[-1][0], lambda text: text[0].startswith("Stand R%d" % ROUNDS))
-    # the table rests: the large digits come up (ten seats; on a small display in pages that take turns)
-    steps.append(("wait:6000 wait:4000", lambda text: text[0].startswith("Stand R%d" % ROUNDS)))
-    # edit round 299 (rounds list, newest first): the first seat's hand 5, through the seats, save
-    steps.append(("B D # * * 5 " + "# " * 10 + "#", lambda text: text[0].startswith("Stand R%d" % ROUNDS)))
-    steps.append(("A #", lambda text: text[0].startswith("Stand R%d" % (ROUNDS - 1))))  # undo round 300
-    # end the game (the rounds list's last entry, confirmed): game over shows at once
-    steps.append(("B C # #", lambda text: text[0].strip() == "Spielende"))
-    steps.append(("# 1 D D # D # # D # # D # D #", lambda text: text[0].startswith("R1")))  # game two, from the roster
-    steps.append(("A D 3 6 D 5 0 # #", lambda text: text[0].startswith("Stand R1")))
-    steps.append(("# 1 0 D A D 2 0 # #", lambda text: text[0].startswith("Stand R2")))
-    return steps
-
-
-def _has(*words):
-    """A check: every word somewhere on the screen."""
-    return lambda text: all(any(w in row for row in text) for w in words)
-
-
-# A standard game to 200 for Anna, Ben and Cleo and one round (tests/host/simupdate.py's GAME).
-GAME_KEYS = ("1 D A D # # 2 6 6 wait:1200 6 6 2 # # # 2 2 3 3 6 6 # # # 2 2 2 5 5 5 3 3 6 6 6 # D # "
-             "A D 3 6 D 5 0 B 3 # #")
-
-
-def tour_keys():
-    """[(keys, check)]: every short flow once, on any board (the checks look for words, not rows)."""
-    return [
-        (GAME_KEYS, _has("Anna", "89")),
-        ("wait:6000", _has("Anna")),  # five seconds at rest: the table view's large digits
-        ("* B", _has("Runden")),  # back to the standings, then the rounds list
-        ("* * 5", _has("Regeln")),  # home, the rules: every page of the first two chapters
-        ("# D D D D D D D D * D # D D D D D D * *", _has("Tafel")),
-        ("4 #", _has("Settings", "English")),  # the language during the game: English
-        ("D # D # *", _has("New game")),  # display sleep 5 min, contrast bright; home
-        ("2", _has("Anna", "89")),  # the game goes on, in English
-        ("* 4 #", _has("Einstellungen", "Deutsch")),  # and back to German
-        ("D B D B * 1 D D D D D #", _has("Kartenwerte")),  # settings back; a new game's card values
-        ("D D D D D D D D D D D D D D D D # * * 2", _has("Anna")),  # every value, kept; the game again
-        ("# A D 2 0 D 5 # #", _has("Anna", "114")),  # round two
-        ("B C # #", _has("Spielende", "Anna")),  # the game ends
-        ("# 4 #", _has("Settings", "English")),  # the language after the game: English
-        ("* 3", _has("History")),  # the history
-        ("# D D D D *", _has("History")),  # a game's page, scrolled, back
-        ("# # # #", _has("History")),  # its menu, delete, confirmed: the list, empty
-        ("* 4 #", _has("Einstellungen", "Deutsch")),  # German again
-    ]
 
 
 class Scenarios:

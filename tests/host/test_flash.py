@@ -221,6 +221,6 @@ def test_mpremote_that_stops_answering_is_ended_with_a_clear_error(monkeypatch):
     from tafel_host import flash_install
 
     monkeypatch.setattr(flash_install, "mpremote_argv",
-                        lambda port, *commands: [sys.executable, "-c", "import time; time.sleep(60)"])
+                        lambda port, *commands, **how: [sys.executable, "-c", "import time; time.sleep(60)"])
     with pytest.raises(flash_install.InstallError, match="did not finish on /dev/ttyX in 1 s"):
         flash_install.Board("/dev/ttyX", timeout=1).run(("exec", "print(1)"))
