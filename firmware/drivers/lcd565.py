@@ -48,7 +48,7 @@ RAMWR = const(0x2C)
 MADCTL = const(0x36)
 COLMOD = const(0x3A)
 
-COLMOD_16BIT = const(0x55)  # 65K colours, 16 bits a pixel (RGB565)
+_COLMOD_16BIT = const(0x55)  # 65K colours, 16 bits a pixel (RGB565)
 
 
 def swap16(colour):
@@ -204,7 +204,7 @@ class Lcd565(framebuf.FrameBuffer):
         (`madctl`: the memory access byte for the rotation, with the controller's colour order)."""
         self._cmd(SLPOUT)
         self.sleep_ms(120)  # the panel's supply settles; SLPIN is refused before that
-        self._cmd1(COLMOD, COLMOD_16BIT)
+        self._cmd1(COLMOD, _COLMOD_16BIT)
         self._cmd1(MADCTL, madctl)
         self._cmd(INVON if self.invert_colours else INVOFF)
         self._cmd(NORON)

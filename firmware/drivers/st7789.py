@@ -61,8 +61,8 @@ from tafel.compat import const
 # MY 0x80, MX 0x40, MV 0x20 (row/column exchange); RGB order.
 MADCTL = (0x00, 0x60, 0xC0, 0xA0)
 
-LOGICAL_W = const(128)  # what the UI draws on: 16 x 8 text cells of 8x8
-LOGICAL_H = const(64)
+_LOGICAL_W = const(128)  # what the UI draws on: 16 x 8 text cells of 8x8
+_LOGICAL_H = const(64)
 _PAGES = const(8)
 _INVERTED = const(0x03)  # rows 0 and 1 of a cell's column 0: lit only in inverted cells
 # Which glyph column loses its second pixel first when a cell is narrower than 16.
@@ -70,17 +70,17 @@ _NARROW_ORDER = (0, 7, 1, 6, 2, 5, 3, 4)
 
 
 class ST7789(Lcd565):
-    width = LOGICAL_W  # what the canvas sees: the logical display
-    height = LOGICAL_H
+    width = _LOGICAL_W  # what the canvas sees: the logical display
+    height = _LOGICAL_H
     pages = _PAGES
     _all_pages = 0xFF
 
     def __init__(self, width, height, rotation=1, x_offset=0, y_offset=0, palette=None,
                  invert_colours=True, backlight=None, sleep_ms=None):
-        if not (LOGICAL_W <= width <= 2 * LOGICAL_W and 2 * LOGICAL_H <= height):
+        if not (_LOGICAL_W <= width <= 2 * _LOGICAL_W and 2 * _LOGICAL_H <= height):
             raise ValueError("st7789: a %dx%d panel cannot show the 128x64 UI at 2x" % (width, height))
-        self.buffer = bytearray(LOGICAL_W * LOGICAL_H // 8)
-        super().__init__(self.buffer, LOGICAL_W, LOGICAL_H, framebuf.MONO_VLSB)
+        self.buffer = bytearray(_LOGICAL_W * _LOGICAL_H // 8)
+        super().__init__(self.buffer, _LOGICAL_W, _LOGICAL_H, framebuf.MONO_VLSB)
         self.setup(width, height, rotation, x_offset, y_offset, palette, invert_colours, backlight, sleep_ms)
 
         # Horizontal map: logical column j starts at panel column _xs[j] (2 pixels wide unless
@@ -88,12 +88,12 @@ class ST7789(Lcd565):
         cell = width // 16
         narrow = _NARROW_ORDER[:16 - cell]
         x = (width - 16 * cell) // 2
-        xs = self._xs = bytearray(LOGICAL_W)
-        for j in range(LOGICAL_W):
+        xs = self._xs = bytearray(_LOGICAL_W)
+        for j in range(_LOGICAL_W):
             xs[j] = x
             x += 1 if (j & 7) in narrow else 2
         self._cell_w = cell
-        self._y0 = (height - 2 * LOGICAL_H) // 2  # centred: rows above the picture
+        self._y0 = (height - 2 * _LOGICAL_H) // 2  # centred: rows above the picture
 
         # The band (one mono page of panel width, a byte more for the last column's second
         # write) and the inverted cells' columns of it, for a second blit in the accent.
@@ -134,7 +134,7 @@ class ST7789(Lcd565):
 
     def _send_page(self, p):
         buf, band = self.buffer, self._bandbuf
-        i = p * LOGICAL_W
+        i = p * _LOGICAL_W
         for x in self._xs:
             b = buf[i]
             band[x] = b
@@ -142,7 +142,7 @@ class ST7789(Lcd565):
             i += 1
         # Inverted cells (bars, the cursor): bit c set.
         inverted = 0
-        i = p * LOGICAL_W
+        i = p * _LOGICAL_W
         for c in range(16):
             if buf[i + (c << 3)] & _INVERTED == _INVERTED:
                 inverted |= 1 << c

@@ -6,9 +6,9 @@ from tafel import wire
 from tafel.records import MAX_NUMBER, put_text, put_varint, varints
 from tafel.wire import Body, WireError
 
-PAGE = const(12)  # summaries read from the index at a time for LIST
-MAX_NAMES = const(128)  # names a roster push may gather (the store keeps 64)
-MAX_MARK = const(20)  # games one MARK may name
+_PAGE = const(12)  # summaries read from the index at a time for LIST
+_MAX_NAMES = const(128)  # names a roster push may gather (the store keeps 64)
+_MAX_MARK = const(20)  # games one MARK may name
 SMALLEST_CHUNK = const(16)  # the least file bytes a DATA frame carries, whatever a host asks
 
 
@@ -151,7 +151,7 @@ def list_games(link, r):
     entries = bytearray()
     n = 0
     full = False
-    for e in store.summaries(ids[:PAGE]):
+    for e in store.summaries(ids[:_PAGE]):
         one = bytearray()
         wire.put_summary(one, e, export.flags(j, e.id) | (wire.FINISHED if e.finished else 0), j.size(e.id))
         if len(entries) + len(one) > wire.MAX_REPLY - 8:
@@ -198,7 +198,7 @@ def roster_push(link, r):
         link.names = []
     elif link.names is None:
         raise WireError("bad_request", "no FIRST part")
-    if len(link.names) + len(names) > MAX_NAMES:
+    if len(link.names) + len(names) > _MAX_NAMES:
         link.names = None
         raise WireError("bad_request", "too many names")
     link.names.extend(names)
@@ -233,8 +233,8 @@ def roster_pull(link, r):
 
 def mark(link, r):
     count = r.varint()
-    if count > MAX_MARK:
-        raise WireError("bad_request", "more than %d games" % MAX_MARK)
+    if count > _MAX_MARK:
+        raise WireError("bad_request", "more than %d games" % _MAX_MARK)
     ids = [r.varint() for _ in range(count)]
     sizes = [r.varint() for _ in range(count)] if r.pos < len(r.data) else None
     r.end()

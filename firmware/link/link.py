@@ -16,15 +16,15 @@ from store.errors import StoreError
 from tafel import wire
 from tafel.version import VERSION
 
-LINE_MAX = const(256)  # the device's line buffer; requests are at most 198 bytes
+_LINE_MAX = const(256)  # the device's line buffer; requests are at most 198 bytes
 READ_MAX = const(512)  # bytes taken per step (115200 baud brings about 115 in 10 ms)
-SESSION_MS = const(10000)  # a session ends after this long without a good frame
+_SESSION_MS = const(10000)  # a session ends after this long without a good frame
 RESEND_MS = const(1500)  # unacknowledged stream frames go again after this long
 ASK_MS = const(30000)  # how long a question on the screen waits for the user
-QUEUE_MAX = const(2)  # answers to garbage waiting to go out; more are dropped
-BURST = const(600)  # write credit kept while idle, in bytes
-MAKE = const(2)  # stream frames made in one step, at most
-RESTART_MS = const(300)  # after UPDATE_END's answer: time for the UART to send it before the reboot
+_QUEUE_MAX = const(2)  # answers to garbage waiting to go out; more are dropped
+_BURST = const(600)  # write credit kept while idle, in bytes
+_MAKE = const(2)  # stream frames made in one step, at most
+_RESTART_MS = const(300)  # after UPDATE_END's answer: time for the UART to send it before the reboot
 
 _ALWAYS = (wire.ACK, wire.CANCEL, wire.BYE, wire.HELLO, wire.INFO)  # taken while busy
 
@@ -39,7 +39,7 @@ class Link:
         self.active = False
         self.names = None  # roster parts gathered by ROSTER_PUSH
         self.exported_at = None  # (epoch, changes) of this session's last export plan (MARK)
-        self._buf = bytearray(LINE_MAX)
+        self._buf = bytearray(_LINE_MAX)
         self._len = 0
         self._long = False
         self._rx = bytearray(64)
@@ -93,7 +93,7 @@ class Link:
 
     def restart_after_reply(self):
         """Reboot (self.restart) once the answers queued now are written, and a moment more for the UART."""
-        self._restart_at = self._now + RESTART_MS
+        self._restart_at = self._now + _RESTART_MS
 
     def end(self):
         """Ends the session: Ctrl-C interrupts again, the mark goes, an export or a question stops,
@@ -137,7 +137,7 @@ class Link:
                     if self.raw is not None:  # the line was UPDATE_SEND: what follows is counted bytes
                         self.raw.take(memoryview(rx)[i + 1:n], now)
                         return
-                elif size < LINE_MAX:
+                elif size < _LINE_MAX:
                     buf[size] = b
                     size += 1
                 else:
@@ -251,7 +251,7 @@ class Link:
 
     def _error(self, seq, code, detail):
         # An answer to garbage: dropped when a flood of it would pile up.
-        if len(self._replies) < QUEUE_MAX:
+        if len(self._replies) < _QUEUE_MAX:
             self._replies.append(wire.encode(wire.ERR, seq, wire.error_body(code, detail)))
 
     # ---- questions on the screen (delete, wipe) --------------------------------------------
@@ -334,7 +334,7 @@ class Link:
                     self.app.pop()
                 self._reply(self._ask_seq, wire.ERR, wire.error_body("timeout"))
             return  # the session waits for the user, however long the host is quiet
-        if now - self._seen >= SESSION_MS:
+        if now - self._seen >= _SESSION_MS:
             self.end()
             return
         if self._stream is None:
@@ -343,10 +343,10 @@ class Link:
         if ring and self._next >= len(ring) and now - self._moved >= RESEND_MS:
             self._next = 0  # no ACK for a while: the ACK or the frames got lost
             self._moved = now
-        # New frames while the window has room, at most MAKE a step and never
+        # New frames while the window has room, at most _MAKE a step and never
         # more than one waiting for the writer: the rest of the step is the UI's.
         made = 0
-        while not self._ended and len(ring) < self.t.window and len(ring) - self._next < 2 and made < MAKE:
+        while not self._ended and len(ring) < self.t.window and len(ring) - self._next < 2 and made < _MAKE:
             try:
                 kind, body = next(self._stream)
             except StopIteration:
@@ -380,7 +380,7 @@ class Link:
     def _write(self, now):
         rate = self.t.rate
         if self._tick is not None and rate:
-            self._credit = min(BURST, self._credit + (now - self._tick) * rate * 5 // 4000)  # 1.25 x the line
+            self._credit = min(_BURST, self._credit + (now - self._tick) * rate * 5 // 4000)  # 1.25 x the line
         self._tick = now
         while True:
             cur = self._cur

@@ -9,11 +9,11 @@ import select
 
 from micropython import const
 
-UART_WINDOW = const(6)  # stream frames ahead of the host's ACK on a UART bridge (4 kept 90 % of the line busy)
+_UART_WINDOW = const(6)  # stream frames ahead of the host's ACK on a UART bridge (4 kept 90 % of the line busy)
 UART_CHUNK = const(384)  # file bytes per DATA frame: a 530-byte line
-NATIVE_WINDOW = const(8)  # native USB (ESP32-S2/S3): the host drains faster than any UART
-NATIVE_CHUNK = const(1024)
-CTRL_C = const(3)
+_NATIVE_WINDOW = const(8)  # native USB (ESP32-S2/S3): the host drains faster than any UART
+_NATIVE_CHUNK = const(1024)
+_CTRL_C = const(3)
 
 
 class StreamTransport:
@@ -27,8 +27,8 @@ class StreamTransport:
         self.inp = inp
         self.out = out
         self.rate = rate
-        self.window = NATIVE_WINDOW if native else UART_WINDOW
-        self.chunk = NATIVE_CHUNK if native else UART_CHUNK
+        self.window = _NATIVE_WINDOW if native else _UART_WINDOW
+        self.chunk = _NATIVE_CHUNK if native else UART_CHUNK
         self.kbd = kbd
         self._poll = select.poll()
         self._poll.register(inp, select.POLLIN)
@@ -60,4 +60,4 @@ class StreamTransport:
         if self.kbd:
             import micropython
 
-            micropython.kbd_intr(-1 if on else CTRL_C)
+            micropython.kbd_intr(-1 if on else _CTRL_C)

@@ -28,7 +28,7 @@ from tafel.records import put_text, put_varint, varints
 from tafel.wire import WireError
 
 RAW_IDLE_MS = const(1000)  # a stream that brings nothing for this long is over (the host went away)
-RAW_MAX = const(1048576)  # the most bytes one UPDATE_SEND may announce
+_RAW_MAX = const(1048576)  # the most bytes one UPDATE_SEND may announce
 READ_MAX = const(512)  # stream bytes taken per step (115200 baud brings about 115 in 10 ms)
 _HEAD = const(8)  # wire.UPDATE_BLOCK_HEAD
 
@@ -56,7 +56,7 @@ def run(link, kind, r):
             st = _stager(link)
             if st._id is None:
                 raise UpdateError("no_transfer")
-            if not 0 < total <= RAW_MAX:
+            if not 0 < total <= _RAW_MAX:
                 raise WireError("bad_request", "length")
             link.raw = Receiver(link, st, link._last[1], total, link._now)
             return varints(wire.UPDATE_BLOCK)

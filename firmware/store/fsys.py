@@ -29,6 +29,10 @@ class Disk:
     def open(self, rel, mode):
         return self._open(self.path(rel), mode)
 
+    def open_path(self, path, mode):
+        """open() of a path path() made once (no path string made at each call)."""
+        return self._open(path, mode)
+
     def mkdir(self, rel):
         """Makes the folder; True if it was made now, False if it was there."""
         try:

@@ -26,6 +26,8 @@
 # is a segment's copy meeting a folder's compaction). Closing the game writes
 # the compact games/*.tj copies and removes the segments.
 import gc
+import struct
+from binascii import crc32
 
 from micropython import const
 
@@ -36,10 +38,13 @@ from tafel.records import Reader
 from .errors import StoreError
 
 SEGMENT_MAX = const(704)
-MAX_SEGMENTS = const(1000)  # three digits in the file name
+_MAX_SEGMENTS = const(1000)  # three digits in the file name
 LIVE = "live"
 GAMES = "games"
 KEEP = "keep"  # damaged files set aside, bytes kept for export
+MARK = "mark"  # Mark below, in /data and /twin
+_FRAME = const(19)  # journal.frame of the mark's 9-byte payload: 6 head, 9, 4 CRC
+_MARK_TAG = const(0x4D)  # "M": no record's first byte (its version, 1), so no scan takes a mark for one
 
 
 def name(game_id):
@@ -203,7 +208,7 @@ class GameLog:
         seq = self.next_seq
         data = journal.frame(seq, payload)
         if self.segment < 0 or self.segment_size + len(data) > SEGMENT_MAX:
-            if self.segment >= MAX_SEGMENTS - 1:  # ~1 MB of records: 40,000 rounds
+            if self.segment >= _MAX_SEGMENTS - 1:  # ~1 MB of records: 40,000 rounds
                 raise StoreError("game_full", self.game_id)
             self.segment += 1
             self.segment_size = 0
@@ -331,3 +336,54 @@ class Replay:
                 self.game.apply(payload)
         except ValueError as err:  # RecordError, ScoreError: not a record this game takes
             self.problem = "record %d refused: %s" % (seq, err)
+
+
+# The mark of what the screen last confirmed as saved: written after every record (store.py), checked at
+# boot (watermark.py says why). Kept in the file "mark" of /data and of /twin: one journal frame
+# whose number counts the marks written (the newer copy wins) and whose payload is "M" | u32 game
+# id | i32 sequence number of the game's last record committed in both copies (-1: no claim,
+# after the game was deleted). Here, not in a module of its own: every module the app holds brings the
+# update's imports closer to the 1 KB the module table takes to grow (assemble.py).
+class Mark:
+    def __init__(self, disks):
+        self.disks = disks  # (main, twin): written in this order
+        self.paths = [disk.path(MARK) for disk in disks]  # made once: a save makes no path string
+        self.count = 0
+        self.game_id = None
+        self.seq = -1
+        # The frame, built in place at every save (journal.frame's layout): u16 length | u32 count
+        # | "M" | u32 game id | i32 sequence number | u32 CRC32 of what comes before it.
+        self.buf = bytearray(_FRAME)
+        self.body = memoryview(self.buf)[:_FRAME - 4]
+
+    def load(self):
+        """The newer of the two copies (a damaged or missing one is passed over)."""
+        best = None
+        for disk in self.disks:
+            data = disk.read(MARK)
+            got = journal.read_frame(data) if data else None
+            if got is None or len(got[1]) != 9 or got[1][0] != _MARK_TAG or \
+                    (best is not None and got[0] <= best[0]):
+                continue
+            best = (got[0],) + struct.unpack_from("<Ii", got[1], 1)
+        if best is not None:
+            self.count, self.game_id, self.seq = best
+        return self
+
+    def write(self, game_id, seq):
+        """Marks record `seq` of game `game_id` as confirmed. A flash that refuses leaves the
+        mark behind, which only makes the check see less: the record is saved either way."""
+        self.count += 1
+        self.game_id, self.seq = game_id, seq
+        buf = self.buf
+        struct.pack_into("<HIBIi", buf, 0, _FRAME - 10, self.count, _MARK_TAG, game_id, seq)
+        struct.pack_into("<I", buf, _FRAME - 4, crc32(self.body))
+        for i in range(len(self.disks)):
+            try:
+                f = self.disks[i].open_path(self.paths[i], "wb")  # committed at close, whole or not at all
+                try:
+                    f.write(buf)
+                finally:
+                    f.close()
+            except OSError:
+                pass

@@ -11,7 +11,7 @@ from . import index as ix
 from .gamelog import GAMES, KEEP, LIVE, GameLog, name, parse
 
 KEPT = const(65536)  # file number of a game's first file in keep/ (docs/protocol.md's wire.KEEP_FILE)
-SUMMARY = const(7)  # the index flags a summary shows: finished, exported, damaged
+_SUMMARY = const(7)  # the index flags a summary shows: finished, exported, damaged
 
 
 def keep_id(fname):
@@ -74,7 +74,7 @@ class Journals:
         idx = self.store.index
         i = idx.find(game_id)
         if i >= 0:
-            out = idx.flags[i] & SUMMARY
+            out = idx.flags[i] & _SUMMARY
         else:
             out = 0 if game_id == self.store.running_game() else ix.DAMAGED
         if game_id in self.live:  # still changing: an earlier export's mark no longer holds

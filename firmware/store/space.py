@@ -12,8 +12,8 @@ from micropython import const
 
 RUNNING = const(48)  # blocks kept for the running game, both copies (~192 KB)
 NEW_GAME = const(16)  # blocks a new game must find on top of that
-WARN_PART = const(8)  # warn when less than 1/8 of the flash is free ...
-WARN_MIN = const(64)  # ... or fewer than this many blocks
+_WARN_PART = const(8)  # warn when less than 1/8 of the flash is free ...
+_WARN_MIN = const(64)  # ... or fewer than this many blocks
 
 
 class Space:
@@ -26,7 +26,7 @@ class Space:
         self.reserve = RUNNING + index_blocks
         if free < self.reserve + NEW_GAME:
             self.level = "flash_full"
-        elif free < max(WARN_MIN, total // WARN_PART) + self.reserve:
+        elif free < max(_WARN_MIN, total // _WARN_PART) + self.reserve:
             self.level = "flash_low"
         else:
             self.level = "ok"

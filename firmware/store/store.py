@@ -19,9 +19,8 @@ from tafel import journal
 from . import index as ix
 from . import keyval
 from .errors import StoreError
-from .gamelog import GameLog, replay
+from .gamelog import GameLog, Mark, replay
 from .space import Space
-from .watermark import Mark
 
 NEXT_ID = "next"  # in the twin: the next free game id, a second memory beside the index header
 
@@ -41,7 +40,7 @@ class Store:
         self._top = None  # the highest game id ever used, once known
         self._booted = None  # (id, Game) replayed by boot, handed out once
         self._space = None  # the last space() answer while still true
-        self.mark = Mark(self.disks)  # what the screen last confirmed (watermark.py; loaded at boot)
+        self.mark = Mark(self.disks)  # what the screen last confirmed (gamelog.py; checked at boot: watermark.py)
 
     # ---- boot ----------------------------------------------------------------
 
@@ -54,7 +53,7 @@ class Store:
         try:
             return bootcheck.run(self, deep)
         finally:
-            _forget("bootcheck", "mend")  # once a boot: their code need not hold heap while the table plays
+            _forget("bootcheck", "mend", "watermark")  # once a boot: their code need not hold heap while the table plays
 
     def log(self, game_id):
         """The GameLog of a game, over both copies."""

@@ -7,10 +7,8 @@
 # and flips in older commits can take a whole running game. Nothing inside those folders can
 # tell; this mark can. It lives in the file "mark" of /data and of /twin (two more folders,
 # whose commits a flip in live/ does not touch), written after each record is committed in both
-# copies and before store.append() returns, so before the screen says "saved":
-#   one journal frame: number = how many marks were written (the newer of the two copies wins),
-#   payload = b"<game id> <sequence number of its last record>" (sequence -1: no claim, after
-#   the game was deleted).
+# copies and before store.append() returns, so before the screen says "saved" (gamelog.Mark: the
+# game's id and its last record's sequence number, the newer of the two copies wins).
 # A cut between the record and the mark leaves the mark behind the record, never ahead: the check
 # below never cries wolf over a power cut. Older games need no mark: a put-away game's history
 # entry holds its journal's size (index.py), which the boot's reconcile compares (bootcheck.py).
@@ -21,54 +19,7 @@
 #                                  away instead (it is not the game the table was playing)
 #   fewer records than marked   -> ("rounds_missing", id), its history entry flagged damaged
 # The mark is then set to what is there, so each loss is told once (the flags stay).
-from tafel import journal
-
 from . import index as ix
-
-MARK = "mark"
-
-
-class Mark:
-    def __init__(self, disks):
-        self.disks = disks  # (main, twin): written in this order
-        self.count = 0
-        self.game_id = None
-        self.seq = -1
-
-    def load(self):
-        """The newer of the two copies (a damaged or missing one is passed over)."""
-        best = None
-        for disk in self.disks:
-            data = disk.read(MARK)
-            got = journal.read_frame(data) if data else None
-            if got is None:
-                continue
-            parts = got[1].split()
-            if len(parts) != 2 or (best is not None and got[0] <= best[0]):
-                continue
-            try:
-                best = (got[0], int(parts[0]), int(parts[1]))
-            except ValueError:
-                continue
-        if best is not None:
-            self.count, self.game_id, self.seq = best
-        return self
-
-    def write(self, game_id, seq):
-        """Marks record `seq` of game `game_id` as confirmed. A flash that refuses leaves the
-        mark behind, which only makes the check see less: the record is saved either way."""
-        self.count += 1
-        self.game_id, self.seq = game_id, seq
-        data = journal.frame(self.count, b"%d %d" % (game_id, seq))
-        for disk in self.disks:
-            try:
-                f = disk.open(MARK, "wb")  # LittleFS commits the new content at close, whole or not at all
-                try:
-                    f.write(data)
-                finally:
-                    f.close()
-            except OSError:
-                pass
 
 
 def check(store, notes):

@@ -14,7 +14,7 @@
 from tafel.compat import const
 
 HEIGHT = const(7)  # grid rows of a glyph
-ADVANCE = const(6)  # grid columns from one character to the next
+_ADVANCE = const(6)  # grid columns from one character to the next
 
 _CHARS = "0123456789-+ "
 _AT = bytes([0, 8, 16, 30, 44, 58, 70, 84, 94, 108, 122, 124, 130, 130])
@@ -30,7 +30,7 @@ _RECTS = (
 
 def width(text, scale):
     """Pixels `text` takes at `scale`."""
-    return len(text) * ADVANCE * scale - scale if text else 0
+    return len(text) * _ADVANCE * scale - scale if text else 0
 
 
 def height(scale):
@@ -57,4 +57,4 @@ def draw(display, x, y, text, scale, colour=1, top=0, bottom=None):
                     y1 = bottom
                 if y1 > y0:
                     display.fill_rect(x + (a >> 4) * scale, y0, (b >> 4) * scale, y1 - y0, colour)
-        x += ADVANCE * scale
+        x += _ADVANCE * scale

@@ -11,7 +11,7 @@ from .hands import MAX_HAND, hand_pairs, hand_points
 from .names import name_problem
 from .roundtable import EMPTY, RoundTable
 
-MAX_TARGET = const(1000000)
+_MAX_TARGET = const(1000000)
 
 
 class Round:
@@ -57,8 +57,8 @@ class Game:
         code = variants.code(variant)
         if code is None:
             raise ScoreError("unknown variant '%s' (standard, penalty, challenge)" % (variant,))
-        if type(target) is not int or target <= 0 or target > MAX_TARGET:
-            raise ScoreError("the target must be a whole number from 1 to %d" % MAX_TARGET, "bad_target")
+        if type(target) is not int or target <= 0 or target > _MAX_TARGET:
+            raise ScoreError("the target must be a whole number from 1 to %d" % _MAX_TARGET, "bad_target")
         players = tuple(players)
         if len(players) < 2 or len(players) > 10:
             raise ScoreError("a game needs 2 to 10 seats, not %d" % len(players), "two_names")

@@ -16,12 +16,12 @@ from .errors import RecordError
 VERSION = const(1)
 CREATE = const(1)
 ROUND = const(2)
-EDIT = const(3)
-UNDO = const(4)
-FINISH = const(5)
+_EDIT = const(3)
+_UNDO = const(4)
+_FINISH = const(5)
 KINDS = (None, "create", "round", "edit", "undo", "finish")
-NO_WINNER = const(0xFF)
-TAG_DEALER = const(1)  # create record: the seat that deals round 1
+_NO_WINNER = const(0xFF)
+_TAG_DEALER = const(1)  # create record: the seat that deals round 1
 MAX_SEATS = const(10)
 MAX_NUMBER = const(0xFFFFFFFF)
 
@@ -74,13 +74,13 @@ def encode_create(players, variant, target, overrides=(), created=0, game_id=0, 
         out.append(rank)
         put_varint(out, points)
     if dealer:  # seat 1 is left out: such a record reads the same as one made before dealers
-        out.append(TAG_DEALER)
+        out.append(_TAG_DEALER)
         put_varint(out, dealer)
     return bytes(out)
 
 
 def _put_hands(out, winner, hands):
-    out.append(NO_WINNER if winner is None else winner)
+    out.append(_NO_WINNER if winner is None else winner)
     out.append(len(hands))
     for points in hands:
         put_varint(out, 0 if points is None else points + 1)
@@ -94,20 +94,20 @@ def encode_round(winner, hands):
 
 
 def encode_edit(index, winner, hands):
-    out = _head(EDIT)
+    out = _head(_EDIT)
     put_varint(out, index)
     _put_hands(out, winner, hands)
     return bytes(out)
 
 
 def encode_undo(index):
-    out = _head(UNDO)
+    out = _head(_UNDO)
     put_varint(out, index)
     return bytes(out)
 
 
 def encode_finish(when=0):
-    out = _head(FINISH)
+    out = _head(_FINISH)
     put_varint(out, when)
     return bytes(out)
 
@@ -157,13 +157,13 @@ class Reader:
         seats = self.byte()
         if seats < 2 or seats > MAX_SEATS:
             raise RecordError("bad seat count %d" % seats)
-        if winner != NO_WINNER and winner >= seats:
+        if winner != _NO_WINNER and winner >= seats:
             raise RecordError("bad winner seat %d" % winner)
         hands = []
         for _ in range(seats):
             n = self.varint()
             hands.append(None if n == 0 else n - 1)
-        return (None if winner == NO_WINNER else winner), tuple(hands)
+        return (None if winner == _NO_WINNER else winner), tuple(hands)
 
     def end(self):
         if self.pos != len(self.data):
@@ -202,7 +202,7 @@ def decode(payload, full=False):
             overrides.append((rank, r.varint()))
         dealer = 0
         while r.pos < len(r.data):
-            if r.byte() != TAG_DEALER:
+            if r.byte() != _TAG_DEALER:
                 raise RecordError("unknown field in create record")
             dealer = r.varint()
             if dealer >= seats:
@@ -210,13 +210,13 @@ def decode(payload, full=False):
         out = ("create", game_id, created, variant, target, players, tuple(overrides))
         if full:
             out += (dealer,)
-    elif kind == ROUND or kind == EDIT:
-        index = r.varint() if kind == EDIT else None
+    elif kind == ROUND or kind == _EDIT:
+        index = r.varint() if kind == _EDIT else None
         winner, hands = r.hands()
         out = ("round", winner, hands) if kind == ROUND else ("edit", index, winner, hands)
-    elif kind == UNDO:
+    elif kind == _UNDO:
         out = ("undo", r.varint())
-    elif kind == FINISH:
+    elif kind == _FINISH:
         out = ("finish", r.varint())
     else:
         raise RecordError("unknown record kind %d" % kind)

@@ -9,7 +9,7 @@
 from .compat import const
 
 STANDARD = const(0)
-PENALTY = const(1)
+_PENALTY = const(1)
 CHALLENGE = const(2)
 NAMES = ("standard", "penalty", "challenge")
 
@@ -66,7 +66,7 @@ def settle(variant, totals, active, target, winner):
     """
     if variant == STANDARD:
         return [winner] if totals[winner] >= target else None
-    if variant == PENALTY:
+    if variant == _PENALTY:
         for total in totals:
             if total >= target:
                 return lowest(totals, active)

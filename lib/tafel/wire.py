@@ -21,10 +21,10 @@ from .records import Reader, put_text, put_varint
 PROTOCOL = const(1)
 HANDSHAKE = b"TAFEL?"
 HANDSHAKE_REPLY = b"TAFEL!"
-OVERHEAD = const(7)  # kind, seq, CRC
+_OVERHEAD = const(7)  # kind, seq, CRC
 MAX_REQUEST = const(140)  # body bytes of a host -> device frame: its line is at most 200 bytes
 MAX_REQUEST_LINE = const(200)  # "~", base64 of 147 bytes, "\n"
-UPDATE_BODY = const(182)  # body bytes of an UPDATE_CHUNK: its line (254 bytes) fills the device's 256-byte buffer
+_UPDATE_BODY = const(182)  # body bytes of an UPDATE_CHUNK: its line (254 bytes) fills the device's 256-byte buffer
 UPDATE_DATA = const(172)  # bundle bytes in one UPDATE_CHUNK (after the part and offset varints)
 # A counted stream (UPDATE_SEND): raw bytes in blocks of u16 part, u32 offset, u16 length (LE),
 # the bundle bytes, CRC32 (LE) of all before it in the block; only inside a session, only after the OK.
@@ -137,7 +137,7 @@ def decode(line):
         raw = a2b_base64(bytes(line[1:end]))
     except ValueError:  # binascii.Error on CPython
         raise WireError("bad_frame", "not base64")
-    if len(raw) < OVERHEAD:
+    if len(raw) < _OVERHEAD:
         raise WireError("bad_frame", "too short")
     if crc32(memoryview(raw)[:-4]) != struct.unpack_from("<I", raw, len(raw) - 4)[0]:
         raise WireError("bad_frame", "bad CRC")
@@ -147,7 +147,7 @@ def decode(line):
 
 def encoded_size(body_size):
     """Bytes on the wire of a frame with a body of body_size bytes, "~" and "\\n" included."""
-    return 2 + (body_size + OVERHEAD + 2) // 3 * 4
+    return 2 + (body_size + _OVERHEAD + 2) // 3 * 4
 
 
 def update_block(part, offset, data):
