@@ -5,6 +5,8 @@
 # tick(): a chunk a step, so the screen shows progress and the keys stay
 # alive; * leaves at any point and what came is kept on flash for the next
 # try. Refusals show the UpdateError in words (ui/wifi_texts.py) and what to check.
+# Once the table confirms the offer, the game in memory and the closed screens'
+# modules are let go for the transfer (the game is on flash).
 # app.wlan() gives the board's station interface (board.wlan) and
 # app.restart() reboots; a board without them says "no Wi-Fi".
 from tafel.bundle.errors import UpdateError
@@ -114,8 +116,19 @@ class WifiUpdate(Screen):
     def key(self, k):
         if self.state == "offer" and (k == "#" or k == "PUSH"):
             self.confirmed = True
+            self._make_room()
         elif k == "*" and self.state not in ("check", "done", "restarting"):
             self.app.pop()
+
+    def _make_room(self):
+        # The transfer, its checks and the unpacking need the heap the game and the closed screens
+        # hold: both let go, as for an update over USB (App.make_room). The game is on flash: home's
+        # "continue" brings it back if the update is refused or left; the new version resumes it.
+        from ui import registry
+
+        app = self.app
+        app.session.unload()
+        registry.forget_closed([type(screen).__module__ for screen in app.stack], resident=True)
 
     def on_hide(self):
         if self.job is not None and self.state not in ("check", "done"):

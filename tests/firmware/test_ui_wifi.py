@@ -10,7 +10,7 @@ from httpd import Httpd
 from tafel.version import VERSION
 from test_update_fetch import offer_of
 from ui.wifi_texts import TEXTS as PAIRS
-from uisim import device, power_cut
+from uisim import device, new_game, power_cut
 
 TEXTS = dict((lang, dict(table)) for lang, table in PAIRS)  # pairs, looked up here as dicts
 
@@ -116,6 +116,29 @@ def test_a_bundle_the_device_does_not_trust_is_refused_after_asking():
     assert screen[0] == "Kein Update" and screen[2] == "Fremde Signatur" and screen[3] == ""  # never the raw key
     assert srv.ranges and srv.ranges[-1][1] < len(FIXTURE) - 33  # only the head came
     assert bootsel.read(dev.app.store.disk.vol) is None and dev.errors == []
+
+
+def test_a_confirmed_fetch_lets_the_game_go_and_the_table_gets_it_back_after():
+    # The transfer needs the heap the game holds: it goes on confirm (it is on flash), and
+    # "continue" brings it back whole once the update is refused or left.
+    srv = Httpd(offer_of(FIXTURE), FIXTURE)
+    dev = device()
+    new_game(dev)
+    dev.play("A D 3 6 D 5 0 B 3 # #")  # a round: Anna 89
+    standings = dev.screen()[:-1]  # the last row says "saved" for a moment
+    try:
+        wifi(dev, address(srv.port))
+        update(dev)
+        assert dev.app.session.game is not None  # only asking: the game stays
+        dev.play("# wait:400")
+        assert dev.screen()[2] == "Fremde Signatur"
+    finally:
+        srv.stop()
+    session = dev.app.session
+    assert session.game is None and session.game_id is not None
+    dev.play("* * 2")  # back to settings, home, "continue"
+    assert dev.screen()[:-1] == standings and len(session.game.rounds) == 1
+    assert dev.errors == []
 
 
 def test_the_wifi_texts_fit_the_display_in_both_languages():
