@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml
 # The MicroPython suites (one process) run beside the CPython suite (another), each on a core of
 # its own where there are two, and pytest-xdist spreads the CPython suite over the cores (a test
 # file stays on one worker: its fixtures are made once); the MicroPython report follows the
-# CPython one, and each suite's time is shown.
+# CPython one, and each suite's time is shown, with the 15 slowest CPython tests.
 MPY_LOG := build/mpy-suites.log
 test: $(STAMP)
 	@mkdir -p build; status=0; start=$$(date +%s); \
@@ -38,7 +38,7 @@ test: $(STAMP)
 	  echo "== crypto suite on MicroPython"; $(MPY) tests/mpy_runner.py tests/crypto || s=1; \
 	  echo "(MicroPython suites: $$(( $$(date +%s) - t )) s)"; exit $$s ) > $(MPY_LOG) 2>&1 & mpy=$$!; \
 	echo "== everything else on CPython (the MicroPython suites run beside it: $(MPY_LOG))"; \
-	$(VPY) -m pytest -q -n auto --dist loadfile || status=1; \
+	$(VPY) -m pytest -q -n auto --dist loadfile --durations=15 || status=1; \
 	echo "(CPython suite: $$(( $$(date +%s) - start )) s)"; \
 	wait $$mpy || status=1; \
 	grep -v -E '^PASS [^(]+$$' $(MPY_LOG) || true; \

@@ -511,6 +511,8 @@ def test_round_edit_undo_finish_records_round_trip(hands, data, index):
     assert records.decode(records.encode_finish(index)) == ("finish", index)
 
 
+TABLE_NAMES = ("Anna", "Ben", "Cleo", "Dora", "Jürgen", "Özlem", "Käthe", "Anna & Ben", " Emil ", "Zoë", "Łukasz",
+               "Fritz", "Gül")  # names a table types; some the device may refuse
 RANK_WORDS = ("0", "5", "9", "skip", "aussetzen", "reverse", "retour", "draw2", "+2", "zieh2",
               "wild", "farbwahl", "wild4", "+4", "swap", "handtausch", "blank", "blanko")
 
@@ -626,16 +628,31 @@ def test_apply_takes_any_bytes_and_keeps_the_game_on_refusal(setup, played, data
     assert observe(game) == model.state()
 
 
+@hypothesis.example(["Jürgen", "Özlem", "Käthe"], "penalty", 500, None)  # one created in every run
 @quick(150)
-@given(st.lists(st.one_of(JUNK_NAMES, names_st), max_size=12), st.one_of(st.sampled_from(VARIANTS), JUNK_NAMES),
+@given(st.one_of(st.lists(st.one_of(JUNK_NAMES, names_st), max_size=12),
+                st.lists(st.sampled_from(TABLE_NAMES), min_size=2, max_size=10, unique=True)),
+       st.one_of(st.sampled_from(VARIANTS), JUNK_NAMES),
        st.one_of(st.integers(-5, 2000), JUNK_POINTS),
        st.one_of(st.none(), st.dictionaries(st.one_of(st.sampled_from(RANK_WORDS), JUNK_NAMES),
                                             st.one_of(st.integers(0, 100), JUNK_POINTS), max_size=3)))
 def test_a_game_is_created_or_refused_with_a_score_error(players, variant, target, values):
+    # Refused only with a ScoreError; created, it is the game asked for: its seats, variant and
+    # target, no round yet, every total 0, and its create record makes the same game again.
     try:
-        Game(players, variant, target, values)
+        game = Game(players, variant, target, values)
     except ScoreError:
-        pass
+        hypothesis.event("refused")
+        return
+    hypothesis.event("created")
+    assert game.players == tuple(name.strip() for name in players)
+    assert 2 <= len(game.players) <= 10
+    assert game.variant == variant and game.target == target
+    assert len(game.rounds) == 0 and not game.finished
+    assert [total for _, total in game.totals()] == [0] * len(game.players)
+    again = Game.from_record(game.create_record())
+    assert (again.players, again.variant, again.target, again.values) == \
+        (game.players, game.variant, game.target, game.values)
 
 
 @quick(150)

@@ -342,5 +342,21 @@ def test_tafel_hardware_check_prints_each_board(capsys):
     status = main(["hardware", "check"])
     out = capsys.readouterr().out
     for name in PROFILES:
-        assert name + ": " in out
-    assert status == (0 if all(not check(p, n) for n, p in PROFILES.items()) else 1)
+        assert name + ": ok" in out
+    assert status == 0
+
+
+def test_tafel_hardware_check_names_a_broken_board_and_fails(capsys, monkeypatch):
+    from tafel_host import hardware
+
+    broken = copy.deepcopy(PROFILES)
+    name = sorted(broken)[0]
+    broken[name]["keypad"]["rows"][1] = broken[name]["keypad"]["rows"][0]  # one GPIO on two rows
+    monkeypatch.setattr(hardware, "load_profiles", lambda: broken)
+    status = main(["hardware", "check"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "%s: 1 problem(s)" % name in out or "%s: 2 problem(s)" % name in out, out
+    assert "keypad.rows" in out, out
+    for other in sorted(broken)[1:]:
+        assert other + ": ok" in out
