@@ -6,6 +6,7 @@ from ui.canvas import Canvas
 from ui.texts import find
 
 MESSAGE_MS = 2500
+_ENOSPC = 28  # OSError: no space left on the file system
 
 
 class App:
@@ -51,6 +52,17 @@ class App:
 
     def t(self, key):
         return find(self.texts, key, key)
+
+    def refused_save(self, err):
+        """The words for a change the flash refused (ui/screen.py FLASH_ERRORS), after logging it: the
+        store's reason, "flash full" for a file system with no space left, else "flash error"."""
+        if self.log is not None:
+            self.log(err)
+        key = getattr(err, "key", None)
+        if key is None:
+            key = "flash_full" if getattr(err, "errno", None) == _ENOSPC else "save_failed"
+        text = find(self.texts, key)
+        return text if text is not None else find(self.texts, "save_failed")
 
     def refusal(self, err):
         """What a refusal of the core (tafel.errors.ScoreError) says in the table's language;

@@ -7,7 +7,7 @@
 from ui import history as hi
 from ui.confirm import Confirm
 from ui.names import short_names
-from ui.screen import ListScreen, Screen
+from ui.screen import FLASH_ERRORS, ListScreen, Screen
 
 HINT_MS = 3000  # the bottom row takes turns: menu keys, then round keys
 
@@ -169,8 +169,8 @@ class HistoryGame(Screen):
         app = self.app
         try:
             app.store.delete_game(self.game_id)
-        except Exception as err:
-            app.notify(app.t(getattr(err, "key", "save_failed")))
+        except FLASH_ERRORS as err:
+            app.notify(app.refused_save(err))
             return
         # The store keeps a list of games it could not read at boot; this one is gone now.
         unreadable = getattr(app.store, "unreadable", None)

@@ -7,7 +7,7 @@ from session import NotLoaded
 from tafel.game import MAX_HAND
 from tafel.variants import code, round_score
 from ui.names import short_names, window
-from ui.screen import Screen, title_bar
+from ui.screen import FLASH_ERRORS, Screen, title_bar
 
 BODY_TOP = 1  # the seats from row 1, row 0 is the header, the last row the hint line
 MAX_DIGITS = 4
@@ -287,11 +287,9 @@ class RoundEntry(Screen):
             self.game = None  # let go of it too: the replay needs its room
             app.reload_saved("saved")
             return
-        except Exception as err:  # the flash refused: the round is NOT saved
-            if app.log is not None:
-                app.log(err)
+        except FLASH_ERRORS as err:  # the flash refused: the round is NOT saved
             self.note = app.t("not_saved")
-            app.notify("%s: %s" % (app.t("not_saved"), app.t(getattr(err, "key", "flash_full"))))
+            app.notify("%s: %s" % (app.t("not_saved"), app.refused_save(err)))
             return
         app.notify(app.t("saved"))
         app.show_game()

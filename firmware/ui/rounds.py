@@ -2,7 +2,7 @@
 # saving), and the last entry ends the game early after a confirmation.
 from session import NotLoaded
 from ui.names import short_names
-from ui.screen import ListScreen
+from ui.screen import FLASH_ERRORS, ListScreen
 
 
 class Rounds(ListScreen):
@@ -69,10 +69,8 @@ class Rounds(ListScreen):
             self.game = None
             app.reload_saved("saved")
             return
-        except Exception as err:  # the flash refused: the end is NOT saved
-            if app.log is not None:
-                app.log(err)
-            app.notify(app.t("not_saved"))
+        except FLASH_ERRORS as err:  # the flash refused: the end is NOT saved
+            app.notify("%s: %s" % (app.t("not_saved"), app.refused_save(err)))
             return
         app.show_game()
 

@@ -1,5 +1,10 @@
 # The screen contract: rows to draw, keys to handle, optional timers; redraw only dirty rows.
+from store.errors import StoreError
+
 ALL_ROWS = 0xFFFF  # every text row (a 128x64 display has 8, a scaled 320x240 one 15)
+# What the flash says when it refuses a change: a screen's save path catches only these and shows
+# why (App.refused_save); anything else is a bug and reaches App._guard, which logs it and recovers.
+FLASH_ERRORS = (StoreError, OSError)
 
 
 def title_bar(canvas, text, top, body, count, at=None):

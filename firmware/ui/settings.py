@@ -15,7 +15,7 @@
 # sleep either; see ui/app.py and power.py), "table" (seconds without a key
 # on the standings before the table view's large digits, 0 = never).
 from ui.registry import LANGUAGES
-from ui.screen import Screen
+from ui.screen import FLASH_ERRORS, Screen
 
 LANGS = LANGUAGES
 SLEEPS = (0, 30, 60, 300)
@@ -109,8 +109,8 @@ class Settings(Screen):
         self.touch()
         try:
             app.store.save_settings(app.settings)
-        except Exception as err:
-            app.notify(app.t(getattr(err, "key", "save_failed")))
+        except FLASH_ERRORS as err:
+            app.notify(app.refused_save(err))
             self.note = app.t("set_unsaved")
             return
         app.notify(app.t("saved"))

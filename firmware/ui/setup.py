@@ -1,6 +1,6 @@
 # New game setup: variant above the name list, target, seats from the roster or typed,
 # and below "start" the first dealer and the house card values (ui/card_values.py).
-from ui.screen import Screen
+from ui.screen import FLASH_ERRORS, Screen
 
 VARIANTS = ("standard", "penalty", "challenge")
 MAX_SEATS = 10
@@ -163,8 +163,8 @@ class Setup(Screen):
         except ValueError as err:  # a core refusal, in the table's language
             app.notify(app.refusal(err))
             return
-        except Exception as err:  # flash full or failing: say so, keep the setup
-            app.notify(app.t(getattr(err, "key", "not_saved")))
+        except FLASH_ERRORS as err:  # flash full or failing: say so, keep the setup
+            app.notify(app.refused_save(err))
             return
         self._remember()
         app.show_game()
@@ -176,8 +176,9 @@ class Setup(Screen):
         roster = self.names + [n for n in self.app.store.roster if n.lower() not in lowered]
         try:
             self.app.store.save_roster(roster)
-        except Exception:
-            pass
+        except FLASH_ERRORS as err:  # the game is started: a roster the flash refused is only logged
+            if self.app.log is not None:
+                self.app.log(err)
 
     def draw_row(self, canvas, row):
         t = self.app.t

@@ -10,7 +10,7 @@
 from session import NotLoaded
 from tafel.cards import RANKS
 from ui.names import short_names, window
-from ui.screen import Screen, title_bar
+from ui.screen import FLASH_ERRORS, Screen, title_bar
 
 HINT_MS = 3000  # the bottom row takes turns: the dealer, then the keys
 TABLE_S = 5  # seconds without a key before the table view (ui/table_view.py) opens; setting "table"
@@ -106,10 +106,8 @@ class Standings(Screen):
             self.game = None
             app.reload_saved("undone")
             return
-        except Exception as err:  # the flash refused: the undo is NOT saved
-            if app.log is not None:
-                app.log(err)
-            app.notify(app.t("not_saved"))
+        except FLASH_ERRORS as err:  # the flash refused: the undo is NOT saved
+            app.notify("%s: %s" % (app.t("not_saved"), app.refused_save(err)))
             return
         app.notify(app.t("undone"))
         self.on_open()

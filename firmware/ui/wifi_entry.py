@@ -7,7 +7,7 @@
 # saving. The address takes digits, A for "." and B for ":". The password
 # shows only the letter being chosen. setup(app, done) asks the three in turn
 # and stores them in the settings (write-new-then-rename, as every setting).
-from ui.screen import Screen
+from ui.screen import FLASH_ERRORS, Screen
 from ui.t9 import MultiTap
 from ui.wifi_texts import t
 
@@ -110,7 +110,7 @@ def _save(app, answers):
     s["wifi_ssid"], s["wifi_key"], s["upd_server"] = answers
     try:
         app.store.save_settings(s)
-    except Exception as err:
-        app.notify(app.t(getattr(err, "key", "save_failed")))
+    except FLASH_ERRORS as err:
+        app.notify(app.refused_save(err))
         return
     app.notify(app.t("saved"))
