@@ -13,7 +13,7 @@
 # with the package): every .py under firmware/ except firmware/sim/ (the
 # simulator's machine), firmware/port/ (the firmware image's build) and the boot files (boot.py, bootsel.py: installed
 # once at the flash's root, never updated), at its path below firmware/, and
-# lib/tafel/ as lib/tafel/; compiled with mpy-cross to .mpy, except main.py,
+# lib/tafel/ as lib/tafel/ (but HOST_ONLY); compiled with mpy-cross to .mpy, except main.py,
 # which MicroPython runs by name and so stays source. Each file is compressed
 # (zlib, window 2^manifest.WINDOW) when that makes it smaller. The output is
 # reproducible: sorted paths, fixed compression, deterministic signatures.
@@ -38,6 +38,7 @@ from .app_files import root as repo_root
 
 SOURCE_FILES = ("main.py",)  # run by name: it stays .py on the device
 LEFT_OUT = ("sim", "port")  # folders of firmware/ that never go onto a device (the simulator, the image build)
+HOST_ONLY = ("bundle/inflate_zlib.py",)  # lib/tafel's CPython-only inflating: a device has deflate (and no zlib)
 BOOT_FILES = ("bootsel.py", "boot.py")  # the flash's root, put there by a first install only (boot.py last: until
 # it is there nothing chooses a slot); no bundle has them
 VERSION_FILE = "lib/tafel/version.py"
@@ -102,7 +103,7 @@ def sources(root=None):
     core = root / "lib" / "tafel"
     for path in core.rglob("*.py"):
         rel = path.relative_to(core)
-        if "__pycache__" not in rel.parts:
+        if "__pycache__" not in rel.parts and rel.as_posix() not in HOST_ONLY:
             found.append(("lib/tafel/" + rel.as_posix(), path))
     return sorted(found)
 

@@ -16,7 +16,20 @@
 # ones (bootsel.boot() installs it; in no bundle, so no update can replace it), and appimage.py, what the image holds (its version and the
 # SHA-256 of every frozen file as a bundle carries it), which updates compare
 # bundles with. The image's build writes it first (python -m tafel_host.appimage).
-package("tafel", base_path="../../lib")
+import os
+
+# The core but its CPython-only inflating (bundle/inflate_zlib.py: zlib, which a device does not
+# have; its deflate module inflates there): host_tools/bundle_build.py HOST_ONLY leaves it out too.
+_HOST_ONLY = ("bundle/inflate_zlib.py",)
+# MicroPython's manifest tool runs this file in its own folder; a reader that execs it names it.
+_lib = os.path.join(os.path.dirname(globals().get("__file__") or "./manifest.py"), "..", "..", "lib", "tafel")
+_core = []
+for _dir, _, _names in os.walk(_lib):
+    for _n in _names:
+        _rel = os.path.relpath(os.path.join(_dir, _n), _lib).replace(os.sep, "/")
+        if _n.endswith(".py") and "__pycache__" not in _rel and _rel not in _HOST_ONLY:
+            _core.append(_rel)
+package("tafel", files=sorted(_core), base_path="../../lib")
 for _name in ("assemble.py", "board.py", "clock.py", "power.py", "reserve.py", "runner.py", "session.py", "startup.py"):
     module(_name, base_path="..")
 for _pkg in ("drivers", "link", "recovery", "store", "ui", "update"):

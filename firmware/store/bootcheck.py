@@ -30,7 +30,7 @@ from array import array
 from . import index as ix
 from . import keyval, watermark
 from .gamelog import GAMES, KEEP, LIVE, Replay, parse, replay
-from .mend import kept_ids
+from .mend import kept_ids, mend
 
 LAYOUT = "layout"  # in the twin: written once every folder was hardened
 
@@ -185,7 +185,7 @@ def _mend(log, notes, r=None):
     # mend.py's verdict; a flash that refuses the rewrite leaves the copies as
     # they are (every record still reads from the merged copies) and says so.
     try:
-        return log.set_aside(r)
+        return mend(log, r)
     except OSError as err:
         notes.append(("mend_failed", (log.game_id, "errno %s" % err.args[0])))
         if r is not None:

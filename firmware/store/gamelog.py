@@ -21,7 +21,7 @@
 # file open). A segment is closed at SEGMENT_MAX bytes and a new one started,
 # so an append copies at most SEGMENT_MAX bytes, twice (both copies). With the
 # two small commits of the mark after each record (watermark.py, 64 B each),
-# 704 keeps every round of a game of 2 to 10 seats under DESIGN.md's 2 KB
+# 704 keeps every round of a game of 2 to 10 seats under docs/design.md's 2 KB
 # (768 did not: 2,112 B at the worst round of a 6-seat game; the worst round
 # is a segment's copy meeting a folder's compaction). Closing the game writes
 # the compact games/*.tj copies and removes the segments.
@@ -124,8 +124,7 @@ class GameLog:
     def records(self):
         """Yields (seq, payload) of every good record in order, stopping at the
         first gap. Afterwards `problems` lists what was wrong as (file, text),
-        next_seq is set for appending, and torn_only() says whether the damage
-        is just a torn last frame. A file whose create record is not this
+        next_seq is set for appending. A file whose create record is not this
         game's (another game's id, or a start other than the first copy's)
         is read no further: its records are never mixed into this game. The
         twin's copy of a file is read only when the main copy's was missing,
@@ -183,15 +182,6 @@ class GameLog:
             self._create = payload
             return None
         return None if payload == self._create else "create record of another game"
-
-    def torn_only(self):
-        """True if the only damage is torn last frames (a write cut short)."""
-        if self._gap is not None:
-            return False
-        for bad in self._bad:
-            if not bad[3]:
-                return False
-        return bool(self._bad)
 
     def scan(self):
         """Walks the journal only to learn its state; returns the record count."""
@@ -253,17 +243,6 @@ class GameLog:
         self.remove_live()
         for disk in self.disks:
             disk.remove(GAMES + "/" + name(self.game_id) + ".tj")
-
-    def set_aside(self, replay=None):
-        """Makes the journal clean and both copies alike again without losing
-        a byte: every damaged file's bytes are copied to keep/ (a torn last
-        frame is just cut off), files after a gap in the numbers move to
-        keep/ whole, and every copy is rewritten from the records that are
-        good in any of them (mend.py). Each step is write-new-then-rename or
-        a rename, so a cut in the middle is finished by doing this again."""
-        from . import mend
-
-        return mend.mend(self, replay)
 
     def keep_name(self, disk, path, fresh=True):
         # keep/live-000007.003 (keep/twin-live-... for the twin's), with .1, .2 ... if taken already

@@ -22,8 +22,12 @@ from .gamelog import GAMES, KEEP, LIVE, SEGMENT_MAX, name, parse
 
 
 def mend(log, replay=None):
-    """Makes every copy of `log`'s journal whole and alike; `replay` (a
-    gamelog.Replay, fresh) is fed the records on the way. Returns None when
+    """Makes every copy of `log`'s journal (a gamelog.GameLog) whole and alike without losing a
+    byte: every damaged file's bytes are copied to keep/ (a torn last frame is just cut off),
+    files after a gap in the numbers move to keep/ whole, and every copy is rewritten from the
+    records that are good in any of them. Each step is write-new-then-rename or a rename, so a
+    cut in the middle is finished by doing this again. `replay` (a gamelog.Replay, fresh) is
+    fed the records on the way. Returns None when
     all was well, "copy" when a copy only lagged behind (nothing was lost),
     "torn" when a write cut short was cut off, "mended" when damage in one
     copy was made good from the other, "damaged" when records may be lost

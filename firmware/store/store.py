@@ -145,8 +145,10 @@ class Store:
         if self.live is None or self.live.game_id != game_id:
             self._leave_running()
             log = self.log(game_id)
+            from .mend import mend
+
             try:
-                log.set_aside()  # copies made alike; damage found is kept in keep/, never written over
+                mend(log)  # copies made alike; damage found is kept in keep/, never written over
             except OSError as err:
                 raise StoreError("save_failed", err.errno)
             if log.next_seq == 0 or log._create is None:
@@ -293,8 +295,7 @@ class Store:
         self.index.add_flag([i for i in game_ids if i != running], ix.EXPORTED, self.next_game_id(), ix.DELETED)
 
     def delete_game(self, game_id):
-        """Removes a game: only ever for an explicit user choice (or, through
-        prune_exported(), a game already exported)."""
+        """Removes a game: only ever for an explicit user choice (the history's menu)."""
         self.delete_games([game_id])
 
     def delete_games(self, game_ids):
@@ -303,16 +304,6 @@ class Store:
         self._space = None
         try:
             deleting.delete(self, game_ids)
-        finally:
-            _forget("deleting", "mend")
-
-    def prune_exported(self, free_blocks):
-        """Deletes exported, finished games, oldest first, until `free_blocks`
-        blocks are free (or none is left to delete). Returns how many went."""
-        from . import deleting
-
-        try:
-            return deleting.prune_exported(self, free_blocks)
         finally:
             _forget("deleting", "mend")
 

@@ -7,11 +7,12 @@
 import hashlib
 
 from tafel.bundle.errors import UpdateError
-from update.stage import HEAD
 
 
-def feed(st, stream, step):
-    """Stage the bundle `stream` holds through the Stager st; its manifest. Then st.finish()."""
+def feed(st, stream, step, head):
+    """Stage the bundle `stream` holds through the Stager st, its head written to the file `head`
+    (stage.HEAD, handed in: this module imports nothing of stage.py's); its manifest. Then
+    st.finish()."""
     # Every read goes into one of the Stager's block pieces (a new bytes object per step would
     # need `step` bytes in one block each time, which the fragmented heap may not have); not into
     # its own buffer, which put() reads a stale file of the target slot into before it writes.
@@ -25,7 +26,7 @@ def feed(st, stream, step):
     # before is written again (files already unpacked in the target slot stay).
     st._fresh_stage()
     hasher = hashlib.sha256()
-    f = st.disk.open(HEAD, "wb")
+    f = st.disk.open(head, "wb")
     try:
         got = 0
         while n:  # the header's bytes first, then the rest of the head

@@ -353,14 +353,9 @@ class Stager:
         from update.feed import feed
 
         try:
-            return feed(self, stream, step)
+            return feed(self, stream, step, HEAD)
         finally:
             header.forget(("update.feed",))  # finish() has the heap without it
-
-    def abort(self):
-        """Forget the bundle being staged (its files in the other slot stay until the next one)."""
-        self._clear_stage()
-
 
 def stager(vol):
     """The Stager for an update of the running version (link/update.py, ui/wifi_update.py): its

@@ -27,24 +27,6 @@ def winner_required(variant):
     return variant == STANDARD
 
 
-def add_scores(variant, winner, hands, totals):
-    """Add one round's scores to `totals` (per seat, in place).
-
-    `hands` holds each seat's hand points, None for a seat without a hand
-    (eliminated). The winner's hand is 0.
-    """
-    if variant == STANDARD:
-        won = 0
-        for points in hands:
-            if points:
-                won += points
-        totals[winner] += won
-    else:
-        for seat in range(len(hands)):
-            if hands[seat]:
-                totals[seat] += hands[seat]
-
-
 def round_score(variant, seat, winner, hands):
     """What one seat scored in a round (for tables and exports)."""
     if variant == STANDARD:

@@ -24,8 +24,8 @@ HANDSHAKE_REPLY = b"TAFEL!"
 _OVERHEAD = const(7)  # kind, seq, CRC
 MAX_REQUEST = const(140)  # body bytes of a host -> device frame: its line is at most 200 bytes
 MAX_REQUEST_LINE = const(200)  # "~", base64 of 147 bytes, "\n"
-_UPDATE_BODY = const(182)  # body bytes of an UPDATE_CHUNK: its line (254 bytes) fills the device's 256-byte buffer
-UPDATE_DATA = const(172)  # bundle bytes in one UPDATE_CHUNK (after the part and offset varints)
+UPDATE_DATA = const(172)  # bundle bytes in one UPDATE_CHUNK (after the part and offset varints): with them,
+#     182 body bytes, a line of 254 bytes that fills the device's 256-byte buffer
 # A counted stream (UPDATE_SEND): raw bytes in blocks of u16 part, u32 offset, u16 length (LE),
 # the bundle bytes, CRC32 (LE) of all before it in the block; only inside a session, only after the OK.
 UPDATE_BLOCK = const(1024)  # the most bundle bytes in one block
@@ -53,7 +53,7 @@ MARK = const(0x0A)
 DELETE = const(0x0B)
 WIPE = const(0x0C)
 BYE = const(0x0D)
-FLASH_READ = const(0x0F)  # [varint first block]: OK, then the raw flash as FLASH_DATA/FLASH_DONE (recovery/flashread.py)
+FLASH_READ = const(0x0F)  # [varint first block]: OK, then the raw flash as FLASH_DATA/FLASH_DONE (link/flashread.py)
 UPDATE_BEGIN = const(0x10)  # 0x10-0x14: the update transfer (firmware/link/update.py)
 UPDATE_CHUNK = const(0x11)
 UPDATE_END = const(0x12)

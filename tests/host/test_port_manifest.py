@@ -14,9 +14,10 @@ def frozen_by_the_manifest():
     """The device paths (as in a bundle) of the .py files manifest.py freezes from the application."""
     found = set()
 
-    def package(name, base_path="."):
+    def package(name, files=None, base_path="."):
         base = (PORT / base_path).resolve()
-        for path in (base / name).rglob("*.py"):
+        paths = (base / name).rglob("*.py") if files is None else [base / name / f for f in files]
+        for path in paths:
             if "__pycache__" not in path.parts:
                 found.add(_device_path(path.resolve()))
 
