@@ -98,10 +98,11 @@ DEVICE_BUILD = ("firmware/port/", "!firmware/port/boards/", "!firmware/port/esp3
 #     manifests, variant, overlay, the image's appimage.py), not the ESP32 image's; the MicroPython source is outside
 PLAY = ("host_tools/cli.py", "tests/host/simlink.py", "tests/host/sim_games.py")  # games played by key script
 LINK = ("host_tools/link_*.py", "host_tools/ports.py", "host_tools/export.py", "host_tools/export_state.py",
-        "host_tools/salvage.py", "host_tools/storage_notes.py", "host_tools/rescue_link.py")  # the laptop's end
+        "host_tools/salvage.py", "host_tools/storage_notes.py", "host_tools/rescue_link.py", "host_tools/exits.py",
+        "host_tools/isotime.py", "host_tools/progress.py")  # the laptop's end
 UPDATE = ("host_tools/update_client.py", "host_tools/update_trial.py", "host_tools/bundle_file.py",
           "host_tools/serve_update.py")  # an update sent over USB and served over Wi-Fi
-STORE = ("firmware/store/", "firmware/recovery/__init__.py", "firmware/recovery/rawscan.py", "firmware/sim/blockdev.py",
+STORE = ("firmware/store/", "firmware/sim/blockdev.py",
          "firmware/sim/flashdev.py", "lib/tafel/", "!lib/tafel/bundle/")  # the store alone, on the emulated flash
 LAPTOP = ("host_tools/",)  # the laptop's whole `tafel` command: tests/host/lockstep.py runs its export and update
 #     in the launcher's process (tafel_host.cli, which imports every subcommand)

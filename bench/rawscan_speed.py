@@ -1,4 +1,4 @@
-# The raw scan for games (firmware/recovery/rawscan.py) over a full flash (2 MB; 6 and 14 MB on 8 and 16 MB chips): time, and instructions on the device build.
+# The raw scan for games (firmware/store/rawscan.py) over a full flash (2 MB; 6 and 14 MB on 8 and 16 MB chips): time, and instructions on the device build.
 #
 #   .venv/bin/python bench/rawscan_speed.py [--flash IMG]
 #

@@ -41,12 +41,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from tafel import journal, records, wire
+from tafel import journal, wire
 from tafel.cards import DEFAULT_VALUES, RANKS
 from tafel.errors import RecordError, ScoreError
+from tafel.game import Game
 from tafel.names import shown
 
 from . import salvage, storage_notes
+from .isotime import iso
 
 FORMAT = "tafel-export"
 VERSION = 1
@@ -58,17 +60,10 @@ class ExportError(Exception):
     """A file that is not a Tafel export this version can read."""
 
 
-def iso(epoch):
-    """Epoch seconds as ISO 8601 UTC; None for 0 (the device clock was not set)."""
-    if not epoch:
-        return None
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
-
-
 def rebuild(payloads):
     """The game replayed from its record payloads, and the number of records used.
     A record that does not fit ends the replay there (reported as damage)."""
-    game = records.game_from_records(payloads[:1])
+    game = Game.from_records(payloads[:1])
     used, damage = 1, None
     for payload in payloads[1:]:
         try:

@@ -23,7 +23,7 @@ import re
 import time
 from pathlib import Path
 
-from .export import iso
+from .isotime import iso
 from .sim import user_data_dir
 
 

@@ -13,6 +13,8 @@ from tafel import journal, records
 from tafel.errors import RecordError
 from tafel.variants import NAMES as VARIANTS
 
+from .isotime import iso
+
 
 class Found:
     """What the files hold: records {seq: payload}, foreign [(seq, payload)], conflicts."""
@@ -92,7 +94,7 @@ def describe(seq, payload, players=None, foreign=False):
     out["kind"] = kind
     if kind == "create":
         _, game_id, created, variant, target, seats, _ = event
-        out.update(id=game_id, created=_iso(created), variant=VARIANTS[variant], target=target, players=list(seats))
+        out.update(id=game_id, created=iso(created), variant=VARIANTS[variant], target=target, players=list(seats))
     elif kind in ("round", "edit"):
         if kind == "edit":
             out["round"] = event[1] + 1
@@ -105,14 +107,8 @@ def describe(seq, payload, players=None, foreign=False):
     elif kind == "undo":
         out["round"] = event[1] + 1
     else:
-        out["when"] = _iso(event[1])
+        out["when"] = iso(event[1])
     return out
-
-
-def _iso(epoch):
-    from .export import iso
-
-    return iso(epoch)
 
 
 def ranges(pairs):

@@ -15,8 +15,6 @@
 # its first rounds).
 import base64
 import binascii
-import calendar
-import time
 
 from tafel import records, variants
 from tafel.cards import DEFAULT_VALUES, value_table
@@ -24,6 +22,7 @@ from tafel.errors import RecordError, ScoreError
 from tafel.game import Game
 
 from . import export
+from .isotime import epoch  # also history.epoch (history.py imports it from here)
 
 # Checked when the file has them; the first four must be there.
 REQUIRED = ("rounds", "totals", "winners", "finished")
@@ -37,13 +36,6 @@ class VerifyError(Exception):
     def __init__(self, text, field=None):
         Exception.__init__(self, text)
         self.field = field
-
-
-def epoch(iso_text):
-    """ISO 8601 UTC as written by export.iso, back to epoch seconds (None stays None)."""
-    if not iso_text:
-        return None
-    return calendar.timegm(time.strptime(iso_text, "%Y-%m-%dT%H:%M:%SZ"))
 
 
 def _name(game):

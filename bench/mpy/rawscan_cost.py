@@ -2,7 +2,7 @@
 #
 #   micropython bench/mpy/rawscan_cost.py FIRMWARE IMAGE FULL [BLOCKS]
 #
-# The raw scan (recovery/rawscan.py) over a full partition of BLOCKS blocks (512: the
+# The raw scan (store/rawscan.py) over a full partition of BLOCKS blocks (512: the
 # 2 MB of a 4 MB chip): every block holds bytes (IMAGE's used blocks, repeated over
 # the blocks it left erased), so no block is skipped as erased. Timed twice: on a RAM
 # chip whose readblocks is one C copy (as esp32.Partition's is on the chip), between
@@ -17,8 +17,8 @@ import time  # noqa: E402
 
 import micropython  # noqa: E402
 
-from recovery import rawscan  # noqa: E402
 from sim.fileflash import FileFlash  # noqa: E402
+from store import rawscan  # noqa: E402
 
 BLOCK = 4096
 BLOCKS = int(sys.argv[4]) if len(sys.argv) > 4 else 512

@@ -4,3 +4,4 @@
 #   link.py       lines, session, replies, the export window: Link.poll(now) every step
 #   commands.py   what each request does (info, list, clock, roster, mark, delete, wipe)
 #   export.py     which games an export sends, and its stream of frames
+#   flashread.py  FLASH_READ: the raw partition streamed, read-only (recovery mode serves it too)

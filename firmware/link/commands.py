@@ -41,8 +41,8 @@ def run(link, kind, seq, body):
     if kind == wire.BYE:
         r.end()
         return b""
-    if kind == wire.FLASH_READ:  # the raw flash, read-only (recovery/flashread.py)
-        from recovery import flashread
+    if kind == wire.FLASH_READ:  # the raw flash, read-only (link/flashread.py)
+        from link import flashread
 
         return flashread.start(link, r)
     if wire.UPDATE_BEGIN <= kind <= wire.UPDATE_SEND:

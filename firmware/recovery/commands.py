@@ -3,8 +3,8 @@
 # The session, the window and ACKs of the stream, pacing and the repeat of a
 # lost answer are link/link.py's own; this says what each request does and
 # adds "mode=recovery" to the handshake, so a laptop knows before it asks.
+from link import flashread
 from link.link import Link
-from recovery import flashread
 from tafel import wire
 from tafel.records import put_text, put_varint, varints
 from tafel.wire import Body, WireError

@@ -169,7 +169,7 @@ def wires(opts):
 
 class _FlashBdev:
     # Stands in for the ESP32 port's frozen flashbdev module: the file system's partition as `bdev`
-    # (the raw flash read, recovery/flashread.py, finds it there, as on the chip). No methods: a
+    # (the raw flash read, link/flashread.py, finds it there, as on the chip). No methods: a
     # function would hold this module's globals, and with them all of this module, for good.
     bdev = None
 

@@ -9,7 +9,7 @@
 #                                                 format cut short, a half-formatted or foreign flash)
 #   does not mount, game frames found             RECOVERY unmountable: never formatted here
 # "Game frames" are journal frames of create records found by a raw scan of
-# every block (recovery/rawscan.py), whatever the file system says. Recovery
+# every block (store/rawscan.py), whatever the file system says. Recovery
 # (firmware/recovery/) shows what is wrong, lets the laptop read the raw flash
 # and formats only when the user asks on the device (format_all). Stock
 # MicroPython on the ESP32 mounts "/" in its frozen _boot.py and formats or loops
@@ -49,7 +49,7 @@ def decide(dev, mtime=True):
                 return vol, MOUNTED, 0
             except OSError:
                 pass
-    from recovery.rawscan import scan
+    from store.rawscan import scan
 
     ids, used = scan(dev)
     if ids:

@@ -6,7 +6,7 @@
 from . import records, variants
 from .cards import DEFAULT_VALUES, RANKS, deck_total, value_table
 from .compat import const
-from .errors import ScoreError
+from .errors import RecordError, ScoreError
 from .hands import MAX_HAND, hand_pairs, hand_points
 from .names import name_problem
 from .roundtable import EMPTY, RoundTable
@@ -237,6 +237,20 @@ class Game:
         for rank, points in overrides:
             values[RANKS[rank]] = points
         return cls(players, variants.NAMES[variant], target, values or None, created, game_id, dealer, True)
+
+    @classmethod
+    def from_records(cls, payloads):
+        """Rebuild a game by replaying its records; the first must create it (RecordError if
+        there is none)."""
+        game = None
+        for payload in payloads:
+            if game is None:
+                game = cls.from_record(payload)
+            else:
+                game.apply(payload)
+        if game is None:
+            raise RecordError("no records")
+        return game
 
     # ---- internals ------------------------------------------------------------
     def _check(self, hands, winner, active, won):

@@ -222,18 +222,3 @@ def decode(payload, full=False):
         raise RecordError("unknown record kind %d" % kind)
     r.end()
     return out
-
-
-def game_from_records(payloads):
-    """Rebuild a game by replaying its records; the first must create it."""
-    from .game import Game
-
-    game = None
-    for payload in payloads:
-        if game is None:
-            game = Game.from_record(payload)
-        else:
-            game.apply(payload)
-    if game is None:
-        raise RecordError("no records")
-    return game

@@ -64,7 +64,7 @@ def test_the_first_dealer_survives_the_create_record_and_a_replay():
     log = [game.create_record()]
     game.add_round({"Ben": 1, "Cleo": 1}, "Anna")
     log.append(records.encode_round(0, [0, 1, 1]))
-    copy = records.game_from_records(log)
+    copy = Game.from_records(log)
     assert copy.first_dealer == 2
     assert copy.dealer() == "Anna"
     assert Game.from_record(log[0]).dealer() == "Cleo"

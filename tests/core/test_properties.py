@@ -2,7 +2,7 @@
 # and tests/mpy_runner.py reports this file as skipped when the import fails).
 #
 # The scores are checked against a small reference scorer written here from the
-# rules in DESIGN.md section 2, not from lib/tafel: every operation on a game is
+# rules in docs/design.md section 2, not from lib/tafel: every operation on a game is
 # mirrored on a model (a plain list of rounds) that decides on its own whether
 # the operation must be accepted and what the game must show afterwards.
 import random
@@ -27,7 +27,7 @@ def quick(n):
     return settings(max_examples=n, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-# ---- the reference scorer (from DESIGN.md section 2) -------------------------
+# ---- the reference scorer (from docs/design.md section 2) -------------------------
 
 
 class Invalid(Exception):
@@ -423,11 +423,11 @@ def test_random_operations_match_the_reference_scorer(setup, steps, data):
     hypothesis.event("%s game: %s, %d eliminated" % (
         model.variant, "over" if game.finished else "running", len(game.eliminated())))
     final = snapshot(game)
-    assert snapshot(records.game_from_records(log)) == final
+    assert snapshot(Game.from_records(log)) == final
     stream = b"".join(journal.frame(seq, payload) for seq, payload in enumerate(log))
     framed, end, problem = journal.scan(stream)
     assert (end, problem) == (len(stream), None)
-    assert snapshot(records.game_from_records([payload for _, payload in framed])) == final
+    assert snapshot(Game.from_records([payload for _, payload in framed])) == final
 
 
 @quick(100)

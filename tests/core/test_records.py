@@ -52,7 +52,7 @@ def test_replaying_a_games_records_rebuilds_it():
     game.apply(log[-1])
     log.append(game.finish_record(99))
     game.apply(log[-1])
-    copy = records.game_from_records(log)
+    copy = Game.from_records(log)
     assert copy.totals() == game.totals() == [("Anna", 89), ("Ben", 26), ("Cleo", 0)]
     assert copy.finished and copy.winners() == ["Anna"]
     assert copy.game_id == 3
@@ -153,9 +153,9 @@ def test_a_record_that_does_not_fit_the_game_is_refused_and_changes_nothing():
 
 def test_a_create_record_must_come_first():
     with pytest.raises(ScoreError):
-        records.game_from_records([records.encode_round(0, [0, 1])])
+        Game.from_records([records.encode_round(0, [0, 1])])
     with pytest.raises(RecordError):
-        records.game_from_records([])
+        Game.from_records([])
 
 
 def test_varints_packs_numbers_one_after_another():

@@ -1,7 +1,7 @@
 # The link's wire format (lib/tafel/wire.py): frames, handshake, bodies, cursor, journal files.
 import pytest
 
-from tafel import journal, records, wire
+from tafel import journal, wire
 from tafel.cursor import cursor_changes, format_cursor, parse_cursor
 from tafel.game import Game
 from tafel.records import put_text, put_varint
@@ -213,7 +213,7 @@ def test_cursor_with_the_device_change_log():
 def test_journal_records_of_the_worked_example_give_anna_89():
     payloads, problems = wire.journal_records([worked_example_journal()])
     assert problems == []
-    assert records.game_from_records(payloads).totals() == [("Anna", 89), ("Ben", 0), ("Cleo", 0)]
+    assert Game.from_records(payloads).totals() == [("Anna", 89), ("Ben", 0), ("Cleo", 0)]
 
 
 def test_journal_records_skip_what_an_earlier_file_had_and_stop_at_a_gap():

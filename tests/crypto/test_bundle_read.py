@@ -10,6 +10,7 @@ from binascii import unhexlify
 
 import pytest
 
+from tafel.bundle import bounded
 from tafel.bundle import manifest as fmt
 from tafel.bundle import reader as bundle
 from tafel.bundle.errors import UpdateError
@@ -120,8 +121,8 @@ def test_bodies_from_a_python_stream_inflate_from_ram():
 
 
 def test_large_bodies_from_a_python_stream_go_through_the_bounded_reader():
-    saved = bundle.INLINE
-    bundle.INLINE = 0  # every compressed body through _Bounded, as one above INLINE bytes would
+    saved = bounded.INLINE
+    bounded.INLINE = 0  # every compressed body through bounded.Bounded, as one above INLINE bytes would
     try:
         sink = Sink()
         bundle.verify_bundle(PyStream(FIXTURE), [PUBLIC], "1.2.2", 1, None, None, sink)
@@ -129,7 +130,7 @@ def test_large_bodies_from_a_python_stream_go_through_the_bounded_reader():
         assert refused_from(PyStream(flip(FIXTURE, WORDS_AT + 5)))[0] == "bad_file"
         assert refused_from(PyStream(FIXTURE[:WORDS_AT + 10])) == ("truncated", "lib/tafel/words.txt")
     finally:
-        bundle.INLINE = saved
+        bounded.INLINE = saved
 
 
 def refused_from(stream):
@@ -194,22 +195,20 @@ def test_a_stream_that_hands_out_little_at_a_time():
 def test_a_body_longer_than_its_zlib_stream_is_refused():
     # The manifest signed with a body one byte longer than the zlib stream in it: every path
     # (in place from BytesIO, from RAM, through the bounded reader) notices the unused byte.
-    from tafel.bundle import manifest as fmt
-
     m = bundle.read_manifest(io.BytesIO(FIXTURE), [PUBLIC])
     words = m.file("lib/tafel/words.txt")
     longer = fmt.FileEntry(words.path, words.size, words.sha256, words.encoding, words.stored + 1, words.offset)
     body = FIXTURE[words.offset:words.offset + words.stored] + b"\0"
-    saved = bundle.INLINE
+    saved = bounded.INLINE
     try:
         for stream, inline in ((io.BytesIO(body), 4096), (PyStream(body), 4096), (PyStream(body), 0)):
-            bundle.INLINE = inline
+            bounded.INLINE = inline
             with pytest.raises(UpdateError) as info:
                 bundle.verify_file(stream, longer, m.window)
             assert (info.value.key, info.value.detail) == ("bad_file", (words.path, "length"))
         bundle.verify_file(io.BytesIO(body), words, m.window)  # the right length passes
     finally:
-        bundle.INLINE = saved
+        bounded.INLINE = saved
 
 
 def test_file_matches():

@@ -7,7 +7,8 @@ import gc
 
 from sim.device import Device
 from sim.flashdev import FlashDev
-from tafel import records, wire
+from tafel import wire
+from tafel.game import Game
 from tafel.records import put_text, put_varint
 from uisim import PROFILE
 
@@ -177,7 +178,7 @@ def decode(files):
     """The tafel.Game of an exported game's files (as the host decodes them)."""
     payloads, problems = wire.journal_records(files)
     assert problems == [], problems
-    return records.game_from_records(payloads)
+    return Game.from_records(payloads)
 
 
 def roster_body(flags, names):

@@ -9,10 +9,10 @@ import sys
 import pytest
 
 from linkhost import FakeSerial, Host, device
-from recovery import rawscan
 from sim.flashdev import FlashDev, WriteLog, copy_image, same_image
 from sim.recovering import RecoveringDevice
 from store import mount as mnt
+from store import rawscan
 from store.errors import StoreError
 from store.fsys import Disk
 from store.store import Store

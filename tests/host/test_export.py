@@ -8,7 +8,7 @@ import pytest
 from export_fixtures import EVENING, comeback_game, doc, play, worked_example
 from tafel import journal, wire
 from tafel.errors import RecordError
-from tafel_host import export
+from tafel_host import export, isotime
 
 
 def test_worked_example_exports_anna_89():
@@ -104,8 +104,8 @@ def test_check_refuses_what_is_not_an_export(bad, words):
 
 
 def test_iso_of_unset_clock_and_of_a_time():
-    assert export.iso(0) is None
-    assert export.iso(EVENING) == "2025-03-01T18:00:00Z"
+    assert isotime.iso(0) is None
+    assert isotime.iso(EVENING) == "2025-03-01T18:00:00Z"
 
 
 # -- damage: every intact record reaches the laptop (issue 13) --

@@ -1,9 +1,11 @@
-# Imports go one way (docs: DESIGN.md §1): firmware -> lib/tafel, host_tools -> lib/tafel, and
-# lib/tafel imports neither. Every import statement of every file is read (ast), relative ones
-# resolved; host_tools is also searched for the ways around an import statement (importlib by
-# path, sys.path changed, __import__, runpy). Scripts the laptop hands to a MicroPython subprocess
-# (bundle_check's version reader, the simulator) are text, not imports, and run on the device's
-# interpreter as the device would.
+# Imports go one way (firmware/README.md, "Layers"): firmware -> lib/tafel, host_tools -> lib/tafel,
+# lib/tafel imports neither; inside the firmware each layer imports only the layers below it; the
+# core and the firmware import only what MicroPython's ESP32 port has; and code loaded without an
+# import statement (__import__, importlib, runpy, sys.path changed) is allowed only where named
+# below with its reason. Every import statement of every file is read (ast), relative ones resolved.
+# Each rule is also shown to catch its violation, on a small tree made in the test.
+# Scripts the laptop hands to a MicroPython subprocess (bundle_check's version reader, the
+# simulator, host_tools/onboard/) are text, not imports, and run on the device's interpreter.
 import ast
 from pathlib import Path
 
@@ -12,23 +14,52 @@ CORE = ROOT / "lib" / "tafel"
 FIRMWARE = ROOT / "firmware"
 HOST = ROOT / "host_tools"
 
-# What the pure core may import besides itself: modules MicroPython and CPython both have.
-CORE_MAY_IMPORT = {"array", "binascii", "collections", "gc", "hashlib", "io", "micropython", "struct",
-                   "sys", "ucollections", "zlib", "deflate", "re", "json", "time", "errno", "os"}
+# What MicroPython's ESP32 port (v1.28.0, with Tafel's frozen modules) offers the application.
+ESP32_MODULES = {"array", "asyncio", "binascii", "collections", "deflate", "errno", "esp32", "flashbdev",
+                 "framebuf", "gc", "hashlib", "io", "json", "machine", "micropython", "network", "os", "re",
+                 "select", "socket", "struct", "sys", "time", "ucollections", "vfs"}
+# A core module that runs on the laptop alone, and what it may import besides.
+CORE_HOST_ONLY = {"bundle/inflate_zlib.py": {"zlib"}}  # CPython's inflating; never frozen (port/manifest.py)
 
-# Firmware modules that import what they should not, each with why it is tolerated for now.
-# Empty is the goal; a new leak fails the test until it is fixed or named here.
-KNOWN_FIRMWARE_LEAKS = {}
+# The firmware's layers, lowest first (firmware/README.md, "Layers"): a module imports its own
+# package, the core, the port's modules and lower layers only; modules of one layer never import
+# each other (ui and link are both driven by the app's loop, neither by the other).
+LAYERS = (
+    ("appimage", "overlay"),  # frozen beside the application: what the image holds, an update laid over it
+    ("bootsel", "clock", "drivers", "power", "reserve"),  # the boot's choice of slot, the chip's parts
+    ("board",),  # the hardware chosen in one place, from the profile
+    ("store",),  # the flash: games, settings, the raw scan
+    ("session",),  # the running game: a record on flash, then in memory
+    ("update",),  # staging and switching a new version
+    ("link", "ui"),  # the serial protocol; the screens
+    ("recovery",),  # the device when its flash does not mount
+    ("runner", "startup"),  # the main loop; the first screen
+    ("assemble",),  # the device put together (main.py's one call)
+    ("boot", "main"),  # the files MicroPython runs by name
+)
 
+# Code loaded without an import statement, where it is meant: (file, what) -> why.
+DYNAMIC_LOADS = {
+    ("lib/tafel/__init__.py", "__import__"): "the package's names imported when first used (tafel.Game)",
+    ("lib/tafel/rulebook.py", "__import__"): "the rules of one language, tafel.rulebook_de or _en",
+    ("firmware/ui/app.py", "__import__"): "the texts of the language chosen, ui.texts_de or ui.texts_en",
+    ("firmware/ui/registry.py", "__import__"): "a screen's module when it opens (ui.*, the registry's table)",
+    ("firmware/bootsel.py", "sys.path"): "the boot puts the chosen slot before the frozen modules",
+    ("firmware/update/complete.py", "sys.path"): "the new slot's version module read from its own folder",
+    ("firmware/update/complete.py", "__import__"): "that version module, imported by its name",
+}
 
-# host_tools/onboard/: scripts the laptop sends to the board as text (tafel calibrate); they run
-# there and import the firmware's modules, so the laptop's rules do not apply to them.
-ONBOARD = "onboard"
+ONBOARD = "onboard"  # host_tools/onboard/: scripts the laptop sends to the board as text (tafel calibrate)
 
 
 def _py_files(folder):
     return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts and
                   not (folder.name == "host_tools" and p.relative_to(folder).parts[0] == ONBOARD))
+
+
+def _app_files(firmware):
+    """The firmware's application files: not sim/ (the simulated hardware) nor port/ (the image's build)."""
+    return [p for p in _py_files(firmware) if p.relative_to(firmware).parts[0] not in ("sim", "port")]
 
 
 def _module_name(path, base, package=""):
@@ -64,53 +95,105 @@ def _top(name):
     return name.split(".")[0]
 
 
-def firmware_names():
+def firmware_names(firmware=FIRMWARE):
     """The top-level names the device application is imported by (firmware/ is on its sys.path)."""
-    names = set()
-    for path in FIRMWARE.iterdir():
-        if path.suffix == ".py":
-            names.add(path.stem)
-        elif path.is_dir() and path.name not in ("__pycache__", "port"):
-            names.add(path.name)
-    # Frozen beside the application by the image's build (firmware/port/manifest.py).
-    names.update(("overlay", "_boot", "appimage"))
+    names = {p.stem if p.suffix == ".py" else p.name for p in firmware.iterdir()
+             if (p.suffix == ".py" or p.is_dir()) and p.name not in ("__pycache__", "port")}
+    names.update(("overlay", "_boot", "appimage"))  # frozen beside the application (port/manifest.py)
     return names
 
 
-def test_the_core_imports_only_itself_and_what_both_interpreters_have():
+# ---- the rules, each over a tree given -------------------------------------------------------
+
+
+def core_leaks(core, firmware=FIRMWARE):
+    """The core's imports of anything but itself and what the ESP32 port has (the firmware's and
+    the laptop's names are none of those)."""
     wrong = []
-    for path in _py_files(CORE):
-        for line, name in imports(path, _module_name(path, CORE, "tafel")):
-            if _top(name) != "tafel" and _top(name) not in CORE_MAY_IMPORT:
-                wrong.append("%s:%d imports %s" % (path.relative_to(ROOT), line, name))
-    assert wrong == []
+    for path in _py_files(core):
+        allowed = ESP32_MODULES | CORE_HOST_ONLY.get(path.relative_to(core).as_posix(), set())
+        for line, name in imports(path, _module_name(path, core, "tafel")):
+            if _top(name) != "tafel" and _top(name) not in allowed:
+                wrong.append("%s:%d imports %s" % (path.name, line, name))
+    return wrong
 
 
-def test_the_core_never_imports_the_firmware_or_the_laptop_tools():
-    forbidden = firmware_names() | {"tafel_host"}
-    forbidden.discard("tafel")
-    wrong = ["%s:%d imports %s" % (path.relative_to(ROOT), line, name)
-             for path in _py_files(CORE)
-             for line, name in imports(path, _module_name(path, CORE, "tafel"))
-             if _top(name) in forbidden]
-    assert wrong == []
+def firmware_leaks(firmware):
+    """The application's imports of what a device does not have: the laptop's tools, the simulator,
+    a module MicroPython's ESP32 port lacks."""
+    own = firmware_names(firmware) - {"sim"}
+    wrong = []
+    for path in _app_files(firmware):
+        for line, name in imports(path, _module_name(path, firmware)):
+            if _top(name) not in own | ESP32_MODULES | {"tafel"}:
+                wrong.append("%s:%d imports %s" % (path.relative_to(firmware).as_posix(), line, name))
+    return wrong
 
 
-def test_the_firmware_imports_the_core_never_the_laptop_tools_nor_the_simulator():
-    # sim/ is the simulated hardware and port/ the image's build: never deployed, they may import
-    # the application; the application never imports them (nor host_tools, on no device).
-    found = {}
-    for path in _py_files(FIRMWARE):
-        rel = path.relative_to(FIRMWARE)
-        if rel.parts[0] in ("sim", "port"):
+def layer_breaches(firmware):
+    """Imports that go up or sideways between the firmware's layers."""
+    rank = {name: i for i, layer in enumerate(LAYERS) for name in layer}
+    wrong = []
+    for path in _app_files(firmware):
+        rel = path.relative_to(firmware)
+        mine = rel.parts[0][:-3] if rel.suffix == ".py" and len(rel.parts) == 1 else rel.parts[0]
+        if mine not in rank:
+            wrong.append("%s is in no layer (LAYERS)" % rel.as_posix())
             continue
-        for line, name in imports(path, _module_name(path, FIRMWARE)):
-            if _top(name) in ("tafel_host", "sim", "host_tools"):
-                found.setdefault(rel.as_posix(), []).append("%d: %s" % (line, name))
-    unexpected = {k: v for k, v in found.items() if k not in KNOWN_FIRMWARE_LEAKS}
-    assert unexpected == {}
-    healed = [k for k in KNOWN_FIRMWARE_LEAKS if k not in found]
-    assert healed == [], "no longer leaks: take it out of KNOWN_FIRMWARE_LEAKS"
+        for line, name in imports(path, _module_name(path, firmware)):
+            top = _top(name)
+            if top in rank and top != mine and rank[top] >= rank[mine]:
+                wrong.append("%s:%d imports %s (%s)" % (rel.as_posix(), line, name,
+                                                        "same layer" if rank[top] == rank[mine] else "a layer above"))
+    return wrong
+
+
+def _ways_around(path):
+    """[(line, what)] of imports made without an import statement, and of sys.path changes."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in (
+                "spec_from_file_location", "SourceFileLoader", "import_module", "run_path", "run_module"):
+            found.append((node.lineno, node.attr))
+        elif isinstance(node, ast.Name) and node.id in ("__import__", "exec", "eval"):
+            found.append((node.lineno, node.id))
+        elif isinstance(node, ast.Attribute) and node.attr == "path" and \
+                isinstance(node.value, ast.Name) and node.value.id == "sys":
+            found.append((node.lineno, "sys.path"))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in node.names] + ([node.module] if getattr(node, "module", None) else [])
+            if any(_top(n) in ("importlib", "runpy") for n in names):
+                found.append((node.lineno, "imports " + ", ".join(names)))
+    return found
+
+
+def dynamic_loads(root, folders, allowed=None):
+    """Loads without an import statement in the files of `folders` (under root) that `allowed`
+    ((file, what) -> why) does not name."""
+    allowed = DYNAMIC_LOADS if allowed is None else allowed
+    wrong = []
+    for folder in folders:
+        files = _app_files(folder) if folder.name == "firmware" else _py_files(folder)
+        for path in files:
+            rel = path.relative_to(root).as_posix()
+            wrong += ["%s:%d %s" % (rel, line, what) for line, what in _ways_around(path) if (rel, what) not in allowed]
+    return wrong
+
+
+# ---- the rules on this repository ------------------------------------------------------------
+
+
+def test_the_core_imports_only_itself_and_what_the_esp32_port_has():
+    assert core_leaks(CORE) == []
+
+
+def test_the_firmware_imports_only_itself_the_core_and_what_the_esp32_port_has():
+    assert firmware_leaks(FIRMWARE) == []
+
+
+def test_each_firmware_layer_imports_only_the_layers_below_it():
+    assert layer_breaches(FIRMWARE) == []
 
 
 def test_the_laptop_tools_never_import_firmware_modules():
@@ -122,24 +205,10 @@ def test_the_laptop_tools_never_import_firmware_modules():
     assert wrong == []
 
 
-def _ways_around(path):
-    """[(line, what)] of imports made without an import statement, and of sys.path changes."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in (
-                "spec_from_file_location", "SourceFileLoader", "import_module", "run_path", "run_module"):
-            found.append((node.lineno, node.attr))
-        elif isinstance(node, ast.Name) and node.id == "__import__":
-            found.append((node.lineno, "__import__"))
-        elif isinstance(node, ast.Attribute) and node.attr == "path" and \
-                isinstance(node.value, ast.Name) and node.value.id == "sys":
-            found.append((node.lineno, "sys.path"))
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = [a.name for a in node.names] + ([node.module] if getattr(node, "module", None) else [])
-            if any(_top(n) in ("importlib", "runpy") for n in names):
-                found.append((node.lineno, "imports " + ", ".join(names)))
-    return found
+def test_code_is_loaded_without_an_import_statement_only_where_named():
+    assert dynamic_loads(ROOT, (CORE, FIRMWARE, HOST)) == []
+    named = {path for path, _ in DYNAMIC_LOADS}
+    assert all((ROOT / path).is_file() for path in named)  # no stale entries
 
 
 def test_the_scripts_for_the_board_import_nothing_of_the_laptop_and_no_module_imports_them():
@@ -153,10 +222,56 @@ def test_the_scripts_for_the_board_import_nothing_of_the_laptop_and_no_module_im
         assert not [n for n in names if ONBOARD in n.split(".")], path
 
 
-def test_the_laptop_tools_load_no_code_by_path():
-    wrong = ["%s:%d %s" % (path.relative_to(ROOT), line, what)
-             for path in _py_files(HOST) for line, what in _ways_around(path)]
-    assert wrong == []
+def test_every_firmware_module_is_in_a_layer():
+    named = {name for layer in LAYERS for name in layer}
+    assert named - {"appimage", "overlay"} <= firmware_names(), "a layer names a module that is gone"
+
+
+# ---- each rule catches what it is for -------------------------------------------------------
+
+
+def _tree(tmp_path, files):
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_a_core_module_importing_the_firmware_or_a_host_only_module_is_caught(tmp_path):
+    core = _tree(tmp_path / "tafel", {"a.py": "import store\n", "b.py": "import subprocess\n",
+                                      "c.py": "from . import a\nimport struct\n",
+                                      "bundle/inflate_zlib.py": "import zlib\n", "d.py": "import zlib\n"})
+    assert core_leaks(core) == ["a.py:1 imports store", "b.py:1 imports subprocess", "d.py:1 imports zlib"]
+
+
+def test_a_firmware_module_importing_the_laptop_the_simulator_or_a_desktop_module_is_caught(tmp_path):
+    fw = _tree(tmp_path / "firmware", {"store/store.py": "import subprocess, pathlib\nimport json\n",
+                                       "ui/x.py": "from tafel_host import sim\nfrom sim import device\n",
+                                       "sim/device.py": "import subprocess\n", "session.py": "import gc\n"})
+    assert firmware_leaks(fw) == ["store/store.py:1 imports subprocess", "store/store.py:1 imports pathlib",
+                                  "ui/x.py:1 imports tafel_host", "ui/x.py:2 imports sim"]
+
+
+def test_an_import_up_or_sideways_between_firmware_layers_is_caught(tmp_path):
+    fw = _tree(tmp_path / "firmware", {"store/mount.py": "from recovery import rawscan\n",
+                                       "link/commands.py": "from ui import app\nfrom . import export\n",
+                                       "ui/app.py": "import session\nfrom store.errors import StoreError\n",
+                                       "session.py": "import store.store\n", "gadget.py": "import gc\n"})
+    assert layer_breaches(fw) == ["gadget.py is in no layer (LAYERS)",
+                                  "link/commands.py:1 imports ui (same layer)",
+                                  "store/mount.py:1 imports recovery (a layer above)"]
+
+
+def test_a_module_loaded_by_name_or_by_path_where_none_is_named_is_caught(tmp_path):
+    root = _tree(tmp_path, {"firmware/store/x.py": "m = __import__('json')\n",
+                            "firmware/ui/app.py": "t = __import__('ui.texts_de')\n",
+                            "lib/tafel/y.py": "import sys\nsys.path.insert(0, '/')\n",
+                            "host_tools/z.py": "import importlib\nimportlib.import_module('x')\n"})
+    allowed = {("firmware/ui/app.py", "__import__"): "the texts"}
+    found = dynamic_loads(root, (root / "lib" / "tafel", root / "firmware", root / "host_tools"), allowed)
+    assert found == ["lib/tafel/y.py:2 sys.path", "firmware/store/x.py:1 __import__",
+                     "host_tools/z.py:1 imports importlib", "host_tools/z.py:2 import_module"]
 
 
 def test_the_reader_of_imports_resolves_relative_ones():

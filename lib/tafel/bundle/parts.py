@@ -174,9 +174,9 @@ def _inflate_mpy(stream, entry, window, hasher, out, buf):
         source = stream  # a file or BytesIO: read in C, in place, no copy of the body
         start = stream.tell()
     else:  # a stream that is no file (never the Stager's): bundle/reader.py's readers
-        from tafel.bundle.reader import _source, _unused
+        from tafel.bundle import bounded
 
-        source = _source(stream, entry)
+        source = bounded.source(stream, entry)
     size = 0
     view = memoryview(buf)
     try:
@@ -198,7 +198,7 @@ def _inflate_mpy(stream, entry, window, hasher, out, buf):
         raise UpdateError("bad_file", (entry.path, "inflate"))
     except (OSError, ValueError):
         raise UpdateError("bad_file", (entry.path, "inflate"))
-    unused = entry.stored - (stream.tell() - start) if start is not None else _unused(source)
+    unused = entry.stored - (stream.tell() - start) if start is not None else bounded.unused(source)
     if unused:
         raise UpdateError("bad_file", (entry.path, "length"))
     return size

@@ -32,18 +32,14 @@
 # stream when that is a file or BytesIO (the inflater then reads it in C);
 # from any other stream it is read into RAM first if it is at most INLINE
 # bytes, else fed to the inflater through a bounded reader (a Python call per
-# byte: small but slow).
+# byte: small but slow): bundle/bounded.py.
 #
 # The same code runs on CPython (`tafel bundle show` verifies with it): there
 # the inflating is done by zlib (bundle/inflate_zlib.py, which a device never
 # imports) instead of MicroPython's deflate module.
-import io
-
 from tafel.bundle import header
 from tafel.bundle.errors import UpdateError
 from tafel.bundle.parts import CHUNK, RUNNING_MPY, check_app, check_install, parse_checked, stream_matches, verify_file  # noqa: F401
-
-INLINE = 4096  # from a stream that is no file: a compressed body up to this size is inflated from RAM
 
 
 def read_manifest(stream, trusted_keys, max_bytes=None):
@@ -93,38 +89,3 @@ def file_matches(path, entry, buf=None):
         return False
     finally:
         f.close()
-
-
-# ---- inside ------------------------------------------------------------------
-
-
-class _Bounded(io.IOBase):
-    # At most `left` bytes of `stream`, for an inflater that reads a byte at a time.
-    def __init__(self, stream, left, path):
-        self.stream = stream
-        self.left = left
-        self.path = path
-
-    def readinto(self, buf):
-        left = self.left
-        if not left:
-            return 0  # the body's end: the inflater wanted more than the body holds
-        if len(buf) > left:
-            buf = memoryview(buf)[:left]
-        n = self.stream.readinto(buf)
-        if not n:
-            raise UpdateError("truncated", self.path)
-        self.left = left - n
-        return n
-
-
-def _source(stream, entry):
-    # What the inflater reads a body from in a stream that is no file (bundle/parts.py).
-    if entry.stored <= INLINE:
-        return io.BytesIO(header.read_exact(stream, entry.stored, entry.path))  # bytes: no copy
-    return _Bounded(stream, entry.stored, entry.path)  # a Python call per byte: slow, small
-
-
-def _unused(source):
-    # The body's bytes the inflater left in a _source().
-    return source.left if isinstance(source, _Bounded) else len(source.read())
