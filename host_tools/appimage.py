@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from . import bundle_build
+from .exits import Exit
 
 HEADER = ("# What this Tafel firmware image holds frozen: written by tafel_host/appimage.py at the\n"
           "# image's build, never by hand. FILES: the bundle paths of the frozen application;\n"
@@ -54,13 +55,13 @@ def main(argv=None):
         version, mpy, files = frozen_files(bundle_build.find_mpy_cross(args.mpy_cross))
     except bundle_build.BundleProblem as err:
         print("appimage: %s" % err, file=sys.stderr)
-        return 2
+        return Exit.USAGE
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     text = render(version, mpy, files)
     if not out.exists() or out.read_text() != text:  # unchanged: the build need not freeze it again
         out.write_text(text)
-    return 0
+    return Exit.OK
 
 
 if __name__ == "__main__":

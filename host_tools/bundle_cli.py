@@ -24,6 +24,7 @@ from tafel.bundle.parts import APP_FILES
 
 from . import bundle_check, keys
 from .bundle_build import BundleProblem, build, describe, read_manifest_unchecked
+from .exits import Exit
 
 
 def add_parser(commands):
@@ -78,13 +79,13 @@ def run_build(args):
                       not args.no_compress, args.trust_store, args.mpy_cross)
     except (BundleProblem, keys.KeyProblem) as err:
         print("tafel: %s" % err, file=sys.stderr)
-        return 2
+        return Exit.USAGE
     m = built.manifest
     print("built %s: version %s, %d files, %s bytes (%s on the device)" % (
         built.path, m.version, len(m.files), _n(built.size), _n(built.files_size)))
     print("signed with key %s; min-boot %d%s" % (
         m.key_id.hex(), m.min_boot, ", downgrade allowed" if m.allow_downgrade else ""))
-    return 0
+    return Exit.OK
 
 
 def run_show(args):
@@ -93,13 +94,13 @@ def run_show(args):
         data = path.read_bytes()
     except OSError as err:
         print("tafel: cannot read %s: %s" % (path, err.strerror or err), file=sys.stderr)
-        return 2
+        return Exit.USAGE
     try:
         trusted = keys.trusted_keys(args)
         rules = bundle_check.Rules(args.running, args.boot, args.mpy)
     except (keys.KeyProblem, BundleProblem) as err:
         print("tafel: %s" % err, file=sys.stderr)
-        return 2
+        return Exit.USAGE
     print("bundle     %s (%s bytes)" % (path, _n(len(data))))
     try:
         m = read_manifest_unchecked(data)
@@ -116,7 +117,7 @@ def run_show(args):
         m, version = bundle_check.check(data, trusted, rules)
     except UpdateError as err:
         print("REFUSED: %s" % describe(err))
-        return 1
+        return Exit.FAILED
     print("verified   signature and %d files, a whole application (%s)" % (
         len(m.files), ", ".join(APP_FILES)))
     if version.checked:
@@ -125,7 +126,7 @@ def run_show(args):
         print("app        lib/tafel/version.mpy NOT CHECKED against the manifest's %s: %s" % (m.version, version.why))
     if rules.running is not None:
         print("installable over %s" % rules.running)
-    return 0
+    return Exit.OK
 
 
 def _print_manifest(m, trusted, files):

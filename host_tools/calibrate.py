@@ -22,11 +22,11 @@ import time
 from pathlib import Path
 
 from . import heap_keys, ports
+from .exits import Exit
 from .flash_install import Board, InstallError
 from .link_client import BAUD, Link
 from .link_errors import LinkError
 
-OK, FAILED, USAGE, NO_DEVICE = 0, 1, 2, 3
 MARK = "TAFELCAL"
 PLAYED = ("tour", "evening")  # of heap_keys.SCENARIOS: those played by keys alone
 CHUNK = 200  # keys sent in one exec: a chunk's source is compiled in the board's heap
@@ -117,7 +117,7 @@ def run(args):
     unknown = [n for n in names if n not in PLAYED]
     if unknown or not names:
         _say("--only takes %s, not %s" % (", ".join(PLAYED), ", ".join(unknown) or "nothing"))
-        return USAGE
+        return Exit.USAGE
     try:
         port, link = ports.find(lambda name: Link.open(name, args.baud), port=args.port)
     except ports.PortError as err:
@@ -139,12 +139,12 @@ def run(args):
     except InstallError as err:
         _say(str(err).replace("mpremote", "the board's REPL", 1))
         _restart(board)
-        return FAILED
+        return Exit.FAILED
     rows, other = parse(lines)
     _restart(board)
     if not any(line.startswith(MARK + "-DONE") for line in lines) or len(rows) != len(names) + 1:
         _say("the board stopped before the end; what it printed last:\n  " + "\n  ".join(other[-8:]))
-        return FAILED
+        return Exit.FAILED
     print(table(rows))
     print("(%d s. The chip's own figures: gc.mem_alloc and gc.mem_free after a collection at every key, "
           "esp32.idf_heap_info at the end, micropython.stack_use in the loop. 'start': the app on an empty "
@@ -154,7 +154,7 @@ def run(args):
         report = {"device": device, "port": port, "scenarios": rows, "mem_info": [x for x in other if x.strip()]}
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         print("written: %s" % args.json)
-    return OK if all(r["errors"] == 0 for r in rows) else FAILED
+    return Exit.OK if all(r["errors"] == 0 for r in rows) else Exit.FAILED
 
 
 def _play(board, names):

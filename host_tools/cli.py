@@ -21,6 +21,7 @@ from . import (
     update_client,
 )
 from . import flash as flash_cli
+from .exits import Exit
 
 
 def _parse_values(pairs):
@@ -47,7 +48,7 @@ def points(args):
     for card, value in rows:
         print("%-*s %4d" % (width, card, value))
     print("%-*s %4d" % (width, "total", total))
-    return 0
+    return Exit.OK
 
 
 def build_parser():
@@ -87,15 +88,12 @@ def main(argv=None):
         return args.run(args)
     except CardError as err:
         print("tafel: %s" % err, file=sys.stderr)
-        return 2
+        return Exit.USAGE
     except KeyboardInterrupt:
         print("tafel: interrupted", file=sys.stderr)
-        return 130
+        return Exit.INTERRUPTED
     except BrokenPipeError:
         return _pipe_closed()
-
-
-PIPE_CLOSED = 141  # 128 + SIGPIPE: what a shell reports for a command whose reader went away
 
 
 def _pipe_closed():
@@ -109,7 +107,7 @@ def _pipe_closed():
         os.close(devnull)
     except (OSError, ValueError):  # no file descriptor (a test's captured stdout)
         pass
-    return PIPE_CLOSED
+    return Exit.PIPE_CLOSED
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from tafel.bundle.errors import UpdateError
 
 from . import esp_image, keys, ports
 from .bundle_build import BOOT_FILES, BundleProblem, build, describe
+from .exits import Exit
 from .flash_install import (
     Board,
     FileBar,
@@ -46,7 +47,6 @@ from .flash_install import (
 )
 from .sim import DEFAULT_BOARD, SetupError, find_board, repo_root
 
-OK, FAILED, BAD_INPUT, NO_DEVICE = 0, 1, 2, 3
 # The chip a profile's "mcu" names: (MicroPython's download name, offset of the image).
 CHIPS = {
     "esp32": ("ESP32_GENERIC", 0x1000),
@@ -178,15 +178,15 @@ def run_flash(args):
         chip = json.loads(profile_path.read_text()).get("mcu", "esp32")
     except (SetupError, ValueError) as err:
         _say(err)
-        return BAD_INPUT
+        return Exit.USAGE
     if chip not in CHIPS:
         _say("board %s has mcu %r; tafel flash knows %s" % (args.board, chip, ", ".join(CHIPS)))
-        return BAD_INPUT
+        return Exit.USAGE
     if not args.skip_esptool:
         problem = _check_image(args.firmware, chip)
         if problem:
             _say(problem)
-            return BAD_INPUT
+            return Exit.USAGE
     with tempfile.TemporaryDirectory(prefix="tafel-flash-") as tmp:
         image = None
         if not args.skip_esptool:
@@ -198,10 +198,10 @@ def run_flash(args):
             m = unpack_bundle(data, trusted, boot_version(root), Path(tmp) / "slot")
         except (BundleProblem, keys.KeyProblem) as err:
             _say(err)
-            return BAD_INPUT
+            return Exit.USAGE
         except UpdateError as err:
             _say("the bundle is refused: %s" % describe(err))
-            return BAD_INPUT
+            return Exit.USAGE
         print("bundle %s: version %s, %d files, signature and files checked" % (origin, m.version, len(m.files)))
         files = [(e.path, Path(tmp) / "slot" / e.path) for e in m.files]
         # bootsel.py and boot.py: the checkout's, or the copy installed with the package (app_files.py)
@@ -223,7 +223,7 @@ def run_flash(args):
             return _install(args, port, m, files, root_files)
         except InstallError as err:
             _say(err)
-            return FAILED
+            return Exit.FAILED
 
 
 def _check_image(image, chip):
@@ -257,7 +257,7 @@ def _dry_run(args, chip, image, m, files, root_files):
     for commands in steps:
         print(_show(mpremote_argv(port, *commands)))
     print("# then Ctrl-D at the REPL (soft reboot) and the link handshake: tafel info --port %s" % port)
-    return OK
+    return Exit.OK
 
 
 def _esptool(args, chip, port, image):
@@ -274,7 +274,7 @@ def _esptool(args, chip, port, image):
             _say("esptool failed on %s (exit status %d): %s\nNothing was installed. If it could not connect, hold "
                  "the board's BOOT button while esptool says 'Connecting...', and check the port and the cable "
                  "(docs/flashing.md)." % (port, proc.returncode, errors[0] if errors else "no output"))
-            return FAILED
+            return Exit.FAILED
     return None
 
 
@@ -292,7 +292,7 @@ def _install(args, port, m, files, root_files):
         if not args.force:
             _say("the board runs Tafel %s already: update it with `tafel update BUNDLE` (signed, keeps games), "
                  "or pass --force to install this bundle beside it" % current.get("version"))
-            return BAD_INPUT
+            return Exit.USAGE
         if current.get("tries") is not None or current.get("crashes") is not None:
             raise InstallError("the installed version %s is on trial after an update, its watchdog running (it would "
                                "reset the board in the middle of the install): let it run 10 minutes first, or hold "
@@ -334,4 +334,4 @@ def _install(args, port, m, files, root_files):
         raise InstallError("installed, but after the reboot %s (see docs/flashing.md, 'If it goes wrong')"
                            % ("the app answers version %s" % answered if answered else "no Tafel app answered"))
     print("the board restarted and runs Tafel %s" % m.version)
-    return OK
+    return Exit.OK

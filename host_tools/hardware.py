@@ -8,6 +8,7 @@
 # (the rules), hardware_docs and hardware_svg (the documents).
 import sys
 
+from .exits import Exit
 from .hardware_check import check
 from .hardware_docs import HardwareError, generate
 from .hardware_model import load_profiles, repo_root
@@ -41,7 +42,7 @@ def run_check(args):
         for problem in problems:
             print("  " + problem)
         bad += bool(problems)
-    return 1 if bad else 0
+    return Exit.FAILED if bad else Exit.OK
 
 
 def run_docs(args):
@@ -54,7 +55,7 @@ def run_docs(args):
         status = 2
     except (OSError, ValueError) as err:  # an unreadable file, bad JSON
         print("tafel hardware: %s" % err, file=sys.stderr)
-        return 2
+        return Exit.USAGE
     root = repo_root()
     for path in written:
         try:

@@ -16,6 +16,7 @@ from pathlib import Path
 from tafel.names import shown
 
 from . import export, stats, storage_notes
+from .exits import Exit
 from .history import History, HistoryError
 
 
@@ -59,7 +60,7 @@ def add_parsers(commands):
     cmd.set_defaults(run=run_report)
 
 
-def _fail(message, code=2):
+def _fail(message, code=Exit.USAGE):
     print("tafel: %s" % message, file=sys.stderr)
     return code
 
@@ -83,7 +84,7 @@ def run_import(args):
             _note_unproven(hist)
     except HistoryError as err:
         return _fail(err)
-    return 0
+    return Exit.OK
 
 
 def _note_unproven(hist):
@@ -121,7 +122,7 @@ def run_stats(args):
     if not games:
         where = "on the evening of %s" % args.evening if args.evening else "yet"
         print("no games %s in %s; add some with: tafel history import FILE..." % (where, path))
-        return 0 if not args.evening else 2
+        return Exit.OK if not args.evening else Exit.USAGE
     finished = sum(1 for g in games if g["finished"])
     evenings = len({g["evening"] for g in games})
     print("%s (%d finished), %s, %s" % (
@@ -129,7 +130,7 @@ def run_stats(args):
         _count(evenings, "evening")))
     _print_table(stats.table(stats.per_player(games)))
     print("best comeback: the largest deficit to the leader that the player overcame to win a game")
-    return 0
+    return Exit.OK
 
 
 def run_chart(args):
@@ -142,11 +143,11 @@ def run_chart(args):
     except HistoryError as err:
         return _fail(err)
     except charts.ChartError as err:
-        return _fail(err, 1)
+        return _fail(err, Exit.FAILED)
     out = Path(args.output or "tafel-game-%d.png" % game["id"])
     out.write_bytes(png)
     print("wrote %s (game %s:%d, %d rounds)" % (out, game["device"], game["id"], len(game["rounds"])))
-    return 0
+    return Exit.OK
 
 
 def run_report(args):
@@ -166,8 +167,8 @@ def run_report(args):
     except HistoryError as err:
         return _fail(err)
     except charts.ChartError as err:
-        return _fail(err, 1)
+        return _fail(err, Exit.FAILED)
     out = Path(args.output or "tafel-%s.html" % evening)
     out.write_text(page, encoding="utf-8")
     print("wrote %s (%d games on the evening of %s)" % (out, len(games), evening))
-    return 0
+    return Exit.OK

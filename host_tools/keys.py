@@ -22,6 +22,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from .exits import Exit
 from .sim import repo_root, user_data_dir
 
 KEY_NAME = "signing"
@@ -225,5 +226,5 @@ def run_keygen(args):
             print("trusted by   %s  (commit it; devices accept this key once that firmware is on them)" % store)
     except KeyProblem as err:
         print("tafel: %s" % err, file=sys.stderr)
-        return 2
-    return 0
+        return Exit.USAGE
+    return Exit.OK

@@ -21,15 +21,16 @@ from tafel.cursor import format_cursor, parse_cursor
 from tafel.names import shown
 
 from . import export, ports, salvage, storage_notes
+from .exits import Exit
 from .export_state import DeviceState
 from .link_client import BAUD, Link
 from .link_errors import DeviceError, DeviceGone, LinkError
+from .progress import Bar
 
-OK, DEVICE_ERROR, USAGE, NO_DEVICE = 0, 1, 2, 3
 LAST = "last"  # --since without a cursor
 
 
-def _common(cmd, top=True):
+def port_options(cmd, top=True):
     # On a subcommand's own parser too; there it must not reset what was given before it.
     import argparse
 
@@ -58,7 +59,7 @@ def add_parsers(commands):
                               description="Show the device, its flash and clock, its update state (a new "
                                           "version on trial or probation, the versions it rolled back) and "
                                           "the games it stores.")
-    _common(cmd)
+    port_options(cmd)
     cmd.set_defaults(run=run_info)
 
     cmd = commands.add_parser(
@@ -66,7 +67,7 @@ def add_parsers(commands):
         description="Export games over the serial link. Without --since every game is exported; --since "
                     "alone exports what changed since this laptop's last export of the device (and "
                     "resumes an export that was cut short). Games exported are marked on the device.")
-    _common(cmd)
+    port_options(cmd)
     cmd.add_argument("-o", "--output", metavar="FILE", help="output file, '-' for standard output "
                      "(default: tafel-DEVICE-TIME.json or .csv)")
     cmd.add_argument("--format", choices=("json", "csv"), help="default: from the file name, else json")
@@ -78,40 +79,40 @@ def add_parsers(commands):
     cmd.set_defaults(run=run_export)
 
 
-def _say(text):
+def say(text):
     print("tafel: %s" % text, file=sys.stderr)
 
 
-def _connect(args):
+def connect(args):
     """(link, None) or (None, exit code) with the reason printed."""
     baud = args.baud
     try:
         _, link = ports.find(lambda port: Link.open(port, baud), port=args.port)
         return link, None
     except ports.PortError as err:
-        _say(err)
+        say(err)
         return None, err.code
 
 
-def _session(args, work):
-    link, code = _connect(args)
+def session(args, work):
+    link, code = connect(args)
     if link is None:
         return code
     try:
         code = work(link)
         try:
-            link.bye(wait=code == OK)  # after a failure (a noisy line, a device gone) no 15 s of asking
+            link.bye(wait=code == Exit.OK)  # after a failure (a noisy line, a device gone) no 15 s of asking
         except LinkError:
-            if code == OK:
+            if code == Exit.OK:
                 raise
             # the work failed and said why; a device gone by now is no second message
         return code
     except DeviceError as err:
-        _say(err)
-        return DEVICE_ERROR
+        say(err)
+        return Exit.FAILED
     except LinkError as err:
-        _say("%s on %s" % (err, args.port or "the port"))
-        return getattr(err, "exit_code", DEVICE_ERROR)  # 4: the app stopped at the prompt meanwhile
+        say("%s on %s" % (err, args.port or "the port"))
+        return getattr(err, "exit_code", Exit.FAILED)  # 4: the app stopped at the prompt meanwhile
     finally:
         link.close()
 
@@ -123,7 +124,7 @@ def _when(epoch):
 # ---- info --------------------------------------------------------------------------
 
 def run_info(args):
-    return _session(args, _info)
+    return session(args, _info)
 
 
 def _info(link):
@@ -162,7 +163,7 @@ def _info(link):
         print("%5d  %-16s  %-9s %6d %6d  %-28s %s" % (
             g["id"], _when(g["created"]), g["variant"], g["target"], g["rounds"],
             ", ".join(shown(p) for p in g["players"])[:28], ", ".join([state_text] + flags)))
-    return OK
+    return Exit.OK
 
 
 # INFO's update state (docs/protocol.md): 0 confirmed, 1 on trial, 2 on probation
@@ -199,45 +200,13 @@ def rollback_why(rec, who="it"):
 
 # ---- export ------------------------------------------------------------------------
 
-class _Bar:
-    """A rich progress bar over journal bytes, on standard error; nothing when stdout is not a terminal."""
-
-    def __init__(self, label):
-        self.label, self.bar, self.task = label, None, None
-        self.enabled = sys.stdout.isatty() and sys.stderr.isatty()
-
-    def __call__(self, done, total):
-        if not self.enabled:
-            return
-        if self.bar is None:
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                DownloadColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-                TransferSpeedColumn,
-            )
-
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                                TransferSpeedColumn(), TimeRemainingColumn(), console=Console(stderr=True))
-            self.bar.start()
-            self.task = self.bar.add_task(self.label, total=total or None)
-        self.bar.update(self.task, completed=done, total=total or None)
-
-    def stop(self):
-        if self.bar is not None:
-            self.bar.stop()
-
-
 def run_export(args):
     fmt = args.format or ("csv" if (args.output or "").lower().endswith(".csv") else "json")
     problem = export.output_problem(args.output)
     if problem:
-        _say(problem + "; nothing was asked of the device")
-        return USAGE
-    return _session(args, lambda link: _export(link, args, fmt))
+        say(problem + "; nothing was asked of the device")
+        return Exit.USAGE
+    return session(args, lambda link: _export(link, args, fmt))
 
 
 def _export(link, args, fmt):
@@ -248,13 +217,13 @@ def _export(link, args, fmt):
         if spool:
             games, cursor, marks = spool
             resume = True
-            _say("continuing the export that was cut short (%d games kept)" % len(games))
+            say("continuing the export that was cut short (%d games kept)" % len(games))
             if marks:
                 link.mark(sorted(marks.items()))  # what SINCE relies on: those are home
         else:
             cursor = state.cursor()
             if cursor is None:
-                _say("no earlier export of %s on this laptop: exporting every game" % device)
+                say("no earlier export of %s on this laptop: exporting every game" % device)
     elif args.since:
         cursor = args.since
     try:
@@ -281,7 +250,7 @@ def _export(link, args, fmt):
         state.add(doc, format_cursor(game_id, doc["records"]) if legacy else None,
                   None if flags & wire.LIVE else size)
 
-    bar = _Bar("export " + device)
+    bar = Bar("export " + device)
     try:
         result = link.export(wire.SINCE if cursor else wire.ALL, cursor, keep, bar)
         for game_id in result.changed:  # changed while sent: once more, alone
@@ -295,35 +264,35 @@ def _export(link, args, fmt):
         bar.stop()  # before the message, so it is not drawn over
         gone = "interrupted" if isinstance(err, KeyboardInterrupt) else str(err)
         one = len(games) == 1
-        _say("%s. The %d game%s that came whole %s kept on this laptop; run `tafel export --since` "
+        say("%s. The %d game%s that came whole %s kept on this laptop; run `tafel export --since` "
              "to continue." % (gone, len(games), "" if one else "s", "is" if one else "are"))
-        return DEVICE_ERROR if not isinstance(err, KeyboardInterrupt) else 130
+        return Exit.FAILED if not isinstance(err, KeyboardInterrupt) else Exit.INTERRUPTED
     finally:
         bar.stop()
     for text in salvage.tell(games, result.unplaced, result.unreadable):
-        _say(text)
+        say(text)
     for text in storage_notes.losses(report):  # what the device's boot check could not bring back
-        _say("the device's flash check: " + text)
+        say("the device's flash check: " + text)
     doc = export.document(device, link.hello["fw"], list(games.values()), cursor=result.cursor,
                           storage_report=report, unreadable=result.unplaced)
     count = "%d game%s" % (len(games), "" if len(games) == 1 else "s")
     try:
-        out = _write(doc, fmt, args.output, device)
+        out = write_output(doc, fmt, args.output, device)
     except OSError as err:  # checked before the transfer; a disk that filled up since: the spool keeps them
         state.end(False)
-        _say("cannot write %s (%s). The %s are kept on this laptop: free some space and run "
+        say("cannot write %s (%s). The %s are kept on this laptop: free some space and run "
              "`tafel export --since` to write them." % (args.output or "the export", err.strerror or err, count))
-        return DEVICE_ERROR
+        return Exit.FAILED
     try:
         if marks:
             link.mark(sorted(marks.items()))
     except (LinkError, KeyboardInterrupt) as err:  # the file is whole; the spool stays, the next --since marks them
         state.end(False)
         why = "interrupted" if isinstance(err, KeyboardInterrupt) else str(err)
-        _say("%s is written with %s, but marking them exported on the device failed (%s). Nothing is lost: "
+        say("%s is written with %s, but marking them exported on the device failed (%s). Nothing is lost: "
              "the file is whole; `tafel export --since` marks them and may bring them again."
              % (out, count, why))
-        return DEVICE_ERROR if not isinstance(err, KeyboardInterrupt) else 130
+        return Exit.FAILED if not isinstance(err, KeyboardInterrupt) else Exit.INTERRUPTED
     state.save_cursor(result.cursor)
     state.end(True)
     rate = result.wire_in / result.seconds if result.seconds else 0
@@ -332,10 +301,10 @@ def _export(link, args, fmt):
                          sum(len(g["rounds"]) for g in games.values()), device, result.received,
                          result.seconds, rate, result.cursor),
           file=sys.stderr if out == "-" else sys.stdout)
-    return OK
+    return Exit.OK
 
 
-def _write(doc, fmt, output, device):
+def write_output(doc, fmt, output, device):
     text = export.render(doc, fmt)
     if output == "-":
         sys.stdout.write(text)

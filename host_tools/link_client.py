@@ -107,7 +107,8 @@ class Link:
 
     # ---- lines -------------------------------------------------------------------
 
-    def _write(self, data):
+    def write_raw(self, data):
+        """Bytes to the device as they are (frames, or a line end), flushed; DeviceGone if the port fails."""
         try:
             self.port.write(data)
             self.port.flush()
@@ -135,7 +136,7 @@ class Link:
             self._buf += got
             self.wire_in += len(got)
 
-    def _frame(self, deadline, stream=False):
+    def read_frame(self, deadline, stream=False):
         """(kind, seq, body, wire bytes) of the next good frame; None at the deadline. A damaged
         frame (a line starting with "~") is ("bad", 0, b"", size); in a stream (where the device
         sends nothing else) any line that is not a frame is; other lines are skipped."""
@@ -166,7 +167,7 @@ class Link:
             # The raw REPL (Ctrl-A: mpremote's, left behind by a killed mpremote) echoes nothing:
             # after a silent try Ctrl-B goes first, which takes it back to the friendly prompt (its
             # banner answers) and is a stray byte outside any line to the app.
-            self._write((CTRL_B if silent else b"") + b"\n" + wire.HANDSHAKE + b"\r\n")
+            self.write_raw((CTRL_B if silent else b"") + b"\n" + wire.HANDSHAKE + b"\r\n")
             deadline = time.monotonic() + self.handshake_timeout
             heard = False
             while True:
@@ -215,7 +216,7 @@ class Link:
             # the ACK of DONE (or never, if that ACK was lost): ack again, wait, ask again.
             self.ack(self._stream_end)
             deadline = time.monotonic() + self.busy_wait
-            while self._frame(deadline) is not None:
+            while self.read_frame(deadline) is not None:
                 pass  # a resent stream frame, or nothing: the wait itself
 
     def _request(self, kind, body, timeout):
@@ -225,11 +226,11 @@ class Link:
             line = wire.encode(kind, self._seq, body)
             tries = damaged = 0
             while tries < TRIES:
-                self._write(line)
+                self.write_raw(line)
                 deadline = time.monotonic() + timeout
                 tries += 1
                 while True:
-                    got = self._frame(deadline)
+                    got = self.read_frame(deadline)
                     if got is None:
                         break
                     rkind, rseq, rbody, _ = got
@@ -328,7 +329,7 @@ class Link:
         if not wait:
             self._seq = self._seq % 0xFFFF + 1
             try:
-                self._write(wire.encode(wire.BYE, self._seq))
+                self.write_raw(wire.encode(wire.BYE, self._seq))
             except LinkError:
                 pass
             return
@@ -348,4 +349,4 @@ class Link:
         return run_export(self, mode, arg, on_game, progress)
 
     def ack(self, expected, resend=False):
-        self._write(wire.encode(wire.ACK, expected, b"\x01" if resend else b""))
+        self.write_raw(wire.encode(wire.ACK, expected, b"\x01" if resend else b""))

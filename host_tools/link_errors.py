@@ -1,5 +1,6 @@
 # What can go wrong on the serial link, as the laptop tells it: the exceptions every command maps to an
 # exit code, and how MicroPython's REPL shows itself when it answers in place of the app.
+from .exits import Exit
 
 
 class LinkError(Exception):
@@ -13,7 +14,7 @@ class NoAnswer(LinkError):
 class AtRepl(NoAnswer):
     """The MicroPython prompt answered the handshake: the device is on, the Tafel app is not running."""
 
-    exit_code = 4  # what every command exits with (ports.find's PortError takes it over)
+    exit_code = Exit.AT_PROMPT  # what every command exits with (ports.find's PortError takes it over)
 
 
 REPL_HINT = ("the device is at the MicroPython prompt: the Tafel app is not running, MicroPython's REPL "

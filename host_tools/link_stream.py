@@ -93,7 +93,7 @@ class InOrderStream:
         damaged_since = 0  # damaged lines since the last frame in order
         while True:
             quiet = link.stream_nudge if asked is None and not self._damaged else min(QUIET, link.stream_nudge)
-            got = link._frame(min(progress + link.stream_timeout, heard + quiet), stream=True)
+            got = link.read_frame(min(progress + link.stream_timeout, heard + quiet), stream=True)
             now = time.monotonic()
             if got is None:
                 if now - progress >= link.stream_timeout:

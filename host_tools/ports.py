@@ -11,6 +11,8 @@
 import os
 import sys
 
+from .exits import Exit
+
 ENV = "TAFEL_PORT"
 
 # (vendor id, product id or None for any, what it is)
@@ -28,7 +30,7 @@ class PortError(Exception):
     """No usable device: `code` is the exit code (3 none found, 2 the user must choose, 1 busy,
     4 a device at the MicroPython prompt: the probe's exception says so with exit_code)."""
 
-    def __init__(self, message, code=3):
+    def __init__(self, message, code=Exit.NO_DEVICE):
         super().__init__(message)
         self.code = code
 
@@ -37,7 +39,7 @@ class PortBusy(PortError):
     """Another tafel command holds the port (its lock): exit 1, never "no answer"."""
 
     def __init__(self, message):
-        PortError.__init__(self, message, code=1)
+        PortError.__init__(self, message, code=Exit.FAILED)
 
 
 # ---- the port lock: one tafel command per port ---------------------------------------
@@ -212,8 +214,8 @@ def find(probe, port=None, env=None, list_ports=comports, platform=None):
             raise PortError("cannot open %s (from %s): %s\n%s" % (named, source, _why(err), hints(platform))) from None
         except Exception as err:
             why = _why(err)
-            code = getattr(err, "exit_code", 3)
-            if code != 3:  # it says itself what it is: 4, the MicroPython prompt answered (link_errors.AtRepl)
+            code = getattr(err, "exit_code", Exit.NO_DEVICE)
+            if code != Exit.NO_DEVICE:  # it says itself what it is: the MicroPython prompt answered (link_errors.AtRepl)
                 raise PortError("%s: %s" % (named, why), code=code) from None
             if "REPL" not in why:
                 why += ". Is the Tafel app running (not stopped at the REPL)?"
@@ -235,7 +237,7 @@ def find(probe, port=None, env=None, list_ports=comports, platform=None):
             busy.append(err)
         except Exception as err:  # a port that cannot be opened or does not answer is no Tafel
             failed.append("%s (%s): %s" % (device, what, _why(err)))
-            repl = repl or getattr(err, "exit_code", 3) == 4
+            repl = repl or getattr(err, "exit_code", Exit.NO_DEVICE) == Exit.AT_PROMPT
     if len(answered) == 1:
         return answered[0]
     for _, link in answered:
@@ -243,13 +245,13 @@ def find(probe, port=None, env=None, list_ports=comports, platform=None):
     if not answered and busy:
         raise busy[0]
     if not answered and repl:
-        raise PortError("no Tafel app answered on %s" % "; ".join(failed), code=4)
+        raise PortError("no Tafel app answered on %s" % "; ".join(failed), code=Exit.AT_PROMPT)
     if not answered:
         raise PortError("no Tafel answered on %s.\nIs the Tafel app running (not stopped at the REPL)?\n%s"
                         % ("; ".join(failed), hints(platform)))
     names = ", ".join("%s (device %s)" % (device, _device_id(link)) for device, link in answered)
     raise PortError("several Tafel devices answered: %s. Choose one with --port or %s."
-                    % (names, ENV), code=2)
+                    % (names, ENV), code=Exit.USAGE)
 
 
 def _why(err):

@@ -24,10 +24,11 @@ from . import link_cli
 from . import rescue_games as rebuild
 from . import rescue_raw as raw
 from . import rescue_result as result
+from .exits import Exit
+from .progress import Bar
 from .rescue_lfs import BLOCK_SIZE, BLOCKS
 from .rescue_volume import Volume
 
-OK, INCOMPLETE, NOT_AN_IMAGE = 0, 1, 2
 IMAGE_SIZE = BLOCKS * BLOCK_SIZE
 DEVICE_ID = "rescued"  # the export's device id when the device's own is not known
 
@@ -42,7 +43,7 @@ def rescue_image(raw_bytes, out_path=None, device_id=None, detail=False, progres
     if len(raw_bytes) < IMAGE_SIZE or len(raw_bytes) % BLOCK_SIZE:
         return None, ("%s %d bytes, not a Tafel flash image (%d bytes: %d blocks of %d on a 4 MB chip; "
                       "whole blocks, more on a larger chip)"
-                      % (what, len(raw_bytes), IMAGE_SIZE, BLOCKS, BLOCK_SIZE)), NOT_AN_IMAGE
+                      % (what, len(raw_bytes), IMAGE_SIZE, BLOCKS, BLOCK_SIZE)), Exit.USAGE
     image = bytes(raw_bytes)
     half = None if progress is None else (lambda done, total: progress(done // 2, total))
     volume = Volume(image, progress=half)
@@ -50,7 +51,7 @@ def rescue_image(raw_bytes, out_path=None, device_id=None, detail=False, progres
     if said is not None and said != volume.count:  # a dump of more (or less) than the partition
         return None, ("%s %d blocks of %d, but its file system says it has %d: read exactly the file-system "
                       "partition, %d bytes from 0x200000 (docs/rescue.md)"
-                      % (what, volume.count, BLOCK_SIZE, said, said * BLOCK_SIZE)), NOT_AN_IMAGE
+                      % (what, volume.count, BLOCK_SIZE, said, said * BLOCK_SIZE)), Exit.USAGE
     found = rebuild.from_files(volume)
     rest = None if progress is None else (lambda done, total: progress((total + done) // 2, total))
     runs = raw.file_runs(volume.uncertain()) + raw.raw_runs(volume, rest)
@@ -60,13 +61,13 @@ def rescue_image(raw_bytes, out_path=None, device_id=None, detail=False, progres
     lines = result.report(volume, results, unplaced, duplicates, detail)
     whole = results and not unplaced and all(r.complete for r in results)
     if out_path is not None and results:
-        written = link_cli._write(doc, "json", out_path, doc["device"]["id"])
+        written = link_cli.write_output(doc, "json", out_path, doc["device"]["id"])
         if written != "-":
             lines.append("wrote %s: %d game%s (%d rounds)" % (written, len(doc["games"]),
                          "" if len(doc["games"]) == 1 else "s", sum(len(g["rounds"]) for g in doc["games"])))
     elif out_path is not None:
         lines.append("nothing written")
-    return doc, "\n".join(lines) + "\n", OK if whole else INCOMPLETE
+    return doc, "\n".join(lines) + "\n", Exit.OK if whole else Exit.FAILED
 
 
 def add_parser(commands):
@@ -117,8 +118,8 @@ def run(args):
             data, name = read_image(args)
         except (OSError, ValueError) as err:
             print("tafel rescue: %s" % err, file=sys.stderr)
-            return NOT_AN_IMAGE
-    bar = link_cli._Bar("rescue " + name)
+            return Exit.USAGE
+    bar = Bar("rescue " + name)
     try:
         doc, text, code = rescue_image(data, args.output, args.device_id, args.report, bar, name)
     finally:

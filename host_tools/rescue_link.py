@@ -16,6 +16,7 @@ import zlib
 from tafel import wire
 from tafel.records import varints
 
+from .exits import Exit
 from .link_errors import DeviceGone, LinkError
 from .link_stream import Counts, InOrderStream
 
@@ -113,29 +114,30 @@ def print_recovery_info(link):
     print("flash    %d blocks of %d bytes; %s" % (info["blocks"], info["block_size"],
           "read whole by a laptop since power-up" if info["read_done"] else "not read by a laptop since power-up"))
     print("rescue   tafel rescue --port PORT reads it and rebuilds the games; then format on the device (C, #)")
-    return 0
+    return Exit.OK
 
 
 def read_over_port(args):
     """(image bytes, name) read from the device at args.port (tafel rescue --port), or an exit code
     with the reason printed: 1 the read failed, 3 no device. Saves the image when --save-image."""
-    from . import link_cli, ports
-    from .link_client import Link
+    from . import ports
+    from .link_client import BAUD, Link
+    from .progress import Bar
 
     try:
-        _, link = ports.find(lambda port: Link.open(port, args.baud or link_cli.BAUD), port=args.port)
+        _, link = ports.find(lambda port: Link.open(port, args.baud or BAUD), port=args.port)
     except ports.PortError as err:
         print("tafel rescue: %s" % err, file=sys.stderr)
         return err.code
     device = link.hello["id"]
-    bar = link_cli._Bar("flash of " + device)
+    bar = Bar("flash of " + device)
     try:
         data = read_flash(link, bar)
         link.bye()
     except LinkError as err:
         bar.stop()
         print("tafel rescue: reading the flash of %s failed: %s" % (device, err), file=sys.stderr)
-        return link_cli.DEVICE_ERROR
+        return Exit.FAILED
     finally:
         bar.stop()
         link.close()

@@ -7,7 +7,8 @@ from tafel import wire
 from tafel.names import MAX_NAME, name_problem, shown
 
 from . import export
-from .link_cli import OK, USAGE, _common, _say, _session
+from .exits import Exit
+from .link_cli import port_options, say, session
 
 ROSTER_MAX = 64  # names the device's roster holds (firmware/store/keyval.py MAX_ROSTER, docs/protocol.md)
 
@@ -15,7 +16,7 @@ ROSTER_MAX = 64  # names the device's roster holds (firmware/store/keyval.py MAX
 def add_parsers(commands):
     cmd = commands.add_parser("roster", help="the player names the device offers",
                               description="Pull the device's roster of player names, or push a new one.")
-    _common(cmd)
+    port_options(cmd)
     sub = cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
     pull = sub.add_parser("pull", help="print the roster, one name a line")
     pull.set_defaults(run=run_roster_pull)
@@ -27,12 +28,12 @@ def add_parsers(commands):
     clear = sub.add_parser("clear", help="empty the roster")
     clear.set_defaults(run=run_roster_clear)
     for sp in (pull, push, clear):
-        _common(sp, top=False)
+        port_options(sp, top=False)
 
     cmd = commands.add_parser("clock", help="set the device clock from this laptop's",
                               description="Set the device clock (it has no battery: games created before "
                                           "the first sync after power-up carry no date).")
-    _common(cmd)
+    port_options(cmd)
     cmd.set_defaults(run=run_clock)
 
 
@@ -40,9 +41,9 @@ def run_roster_pull(args):
     def pull(link):
         for name in link.roster_pull():
             print(shown(name))  # a control character from older data printed escaped, never raw
-        return OK
+        return Exit.OK
 
-    return _session(args, pull)
+    return session(args, pull)
 
 
 def roster_problem(names):
@@ -67,50 +68,50 @@ def run_roster_push(args):
         try:
             text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as err:
-            _say("cannot read %s: %s" % (args.file, err))
-            return USAGE
+            say("cannot read %s: %s" % (args.file, err))
+            return Exit.USAGE
         names += [line.strip() for line in text.splitlines() if line.strip()]
     if not names:
-        _say("no names to push: give them as arguments or with --file (to empty the roster: tafel roster clear)")
-        return USAGE
+        say("no names to push: give them as arguments or with --file (to empty the roster: tafel roster clear)")
+        return Exit.USAGE
     problem = roster_problem(names)
     if problem:
-        _say("%s. Nothing was sent; the roster stays as it is." % problem)
-        return USAGE
+        say("%s. Nothing was sent; the roster stays as it is." % problem)
+        return Exit.USAGE
 
     def push(link):
         stored = link.roster_push(names)
         print("roster: %d names stored on %s" % (stored, link.hello["id"]))
-        return OK
+        return Exit.OK
 
-    return _session(args, push)
+    return session(args, push)
 
 
 def run_roster_clear(args):
     def clear(link):
         link.roster_push([])
         print("roster of %s emptied" % link.hello["id"])
-        return OK
+        return Exit.OK
 
-    return _session(args, clear)
+    return session(args, clear)
 
 
 def run_clock(args):
     now = int(time.time())
     if not 1 <= now <= wire.CLOCK_MAX:
-        _say("this laptop's clock says %d s since 1970 (%s); the device takes 1 to %d (up to %s). "
+        say("this laptop's clock says %d s since 1970 (%s); the device takes 1 to %d (up to %s). "
              "Set this laptop's clock right, then run tafel clock again." % (
                  now, _utc(now), wire.CLOCK_MAX, _utc(wire.CLOCK_MAX)))
-        return USAGE
+        return Exit.USAGE
 
     def clock(link):
         before = link.set_clock(now)
         was = "was not set" if not before else "was %s UTC (%+d s)" % (
             export.iso(before)[:19].replace("T", " "), before - now)
         print("clock of %s set to %s UTC; it %s" % (link.hello["id"], export.iso(now)[:19].replace("T", " "), was))
-        return OK
+        return Exit.OK
 
-    return _session(args, clock)
+    return session(args, clock)
 
 
 def _utc(epoch):

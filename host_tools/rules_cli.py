@@ -17,6 +17,8 @@ from tafel.cards import COLOURS, FIRST_BLACK, colour_code, parse_card
 from tafel.errors import CardError
 from tafel.referee import judge_wild4, legal_plays
 
+from .exits import Exit
+
 # What the laptop says around the rulebook's texts.
 _SAY = {
     "en": {
@@ -113,7 +115,7 @@ def run_book(args):
             print(_SAY[lang]["try"])
         if name != names[-1]:
             print()
-    return 0
+    return Exit.OK
 
 
 def _card_name(book, colour, rank):
@@ -164,7 +166,7 @@ def run_play(args):
         print("  %2d  %-*s  %s: %s" % (i + 1, width, hand[i], verdict, reason))
     numbers = ", ".join(str(i + 1) for i in allowed)
     print(say["allowed"] % (numbers or say["nothing"]))
-    return 0
+    return Exit.OK
 
 
 def run_challenge(args):
@@ -190,4 +192,4 @@ def run_challenge(args):
     title, text = rulebook.verdict(lang, result, colour)
     print(title)
     print(text)
-    return 0
+    return Exit.OK

@@ -27,6 +27,7 @@ from tafel.bundle.manifest import compare_versions
 
 from . import keys
 from .bundle_build import describe
+from .exits import Exit
 from .update_client import head_of
 
 
@@ -276,18 +277,18 @@ def run_serve(args):
         trusted = keys.trusted_keys(args)
     except keys.KeyProblem as err:
         print("tafel: %s" % err, file=sys.stderr)
-        return 2
+        return Exit.USAGE
     offer, refused = pick(args.source, trusted)
     for path, why in refused:
         print("not offered: %s: %s" % (path, why), file=sys.stderr)
     if offer is None:
         print("tafel: no valid bundle in %s (build one: tafel bundle build)" % args.source, file=sys.stderr)
-        return 2
+        return Exit.USAGE
     try:
         server = Server(offer, args.host, args.port, args.discovery_port, log=_stamped).start()
     except OSError as err:
         print("tafel: cannot listen on port %s: %s" % (args.port, err.strerror or err), file=sys.stderr)
-        return 2
+        return Exit.USAGE
     print("offering %s (%s, %s bytes, id %s)" % (offer.version, offer.path.name, "{:,}".format(len(offer.data)),
                                                  offer.id))
     for url in server.urls():
@@ -303,7 +304,7 @@ def run_serve(args):
         pass
     server.stop()
     print("stopped")
-    return 0
+    return Exit.OK
 
 
 def _stop_on_signals():

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from . import app_files, sim_runtime
+from .exits import Exit
 from .sim_device import SimDevice, SimError
 from .sim_script import TOKENS, ScriptError, Step, parse_script  # noqa: F401  (tafel_host.sim's API)
 from .sim_serial import DEFAULT_BAUD, SimSerial, write_port_file
@@ -266,7 +267,7 @@ def run(args):
     except (SetupError, ScriptError, OSError) as err:
         print("tafel sim: %s" % err, file=sys.stderr)
         _close(serial, None)
-        return 2
+        return Exit.USAGE
     try:
         return _headless(command, steps, out_dir, source, serial, args)
     finally:
@@ -309,14 +310,14 @@ def _headless(command, steps, out_dir, source, serial=None, args=None):
             return _stay(device, watch_stdin=args.script != "-")
     except SimError as err:
         print("tafel sim: %s" % err, file=sys.stderr)
-        return 1
+        return Exit.FAILED
     except KeyboardInterrupt:
         print("tafel sim: interrupted", file=sys.stderr)
-        return 130
+        return Exit.INTERRUPTED
     finally:
         device.close()
     print(summary(done, out_dir, time.monotonic() - started))
-    return 0
+    return Exit.OK
 
 
 def _stay(device, watch_stdin=True):
@@ -332,7 +333,7 @@ def _stay(device, watch_stdin=True):
         pass
     finally:
         signal.signal(signal.SIGTERM, old)
-    return 0
+    return Exit.OK
 
 
 def follow_real_time(device, stop, after=None, clock=time.monotonic):

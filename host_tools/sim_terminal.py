@@ -13,6 +13,7 @@ import signal
 import sys
 import time
 
+from .exits import Exit
 from .sim_device import SimDevice, SimError
 from .sim_render import colour_mode, compose, display_lines
 
@@ -111,7 +112,7 @@ def run(command, flash, log_path=None, stdin=None, stdout=None):
     problem = unavailable(stdin, stdout)
     if problem:
         print("tafel sim: " + problem, file=sys.stderr)
-        return 2
+        return Exit.USAGE
     import termios
     import tty
 
@@ -139,9 +140,9 @@ def run(command, flash, log_path=None, stdin=None, stdout=None):
     where = "flash image: %s" % flash + ("; device log: %s" % log_path if log_path else "")
     if failure is not None:
         print("tafel sim: %s\n%s" % (failure, where), file=sys.stderr)
-        return 1
+        return Exit.FAILED
     print("tafel sim: switched off; %s" % where)
-    return 0
+    return Exit.OK
 
 
 def _loop(device, fd, term, flash):

@@ -37,12 +37,13 @@ from tafel.records import varints
 from . import link_cli, refusals
 from .bundle_build import read_manifest_unchecked
 from .bundle_file import BadBundle, bundle_id, check_bundle, head_of
+from .exits import Exit
 from .link_cli import ON_TRIAL, PROBATION, rollback_when, rollback_why
 from .link_client import Link
 from .link_errors import DeviceError, DeviceGone, LinkError
+from .progress import Bar
 from .update_trial import CONFIRMED, NOT_SWITCHED, ROLLED_BACK, STILL_ON_TRIAL, Waiting, trial_seconds, wait_trial
 
-OK, REFUSED, UNREADABLE, NO_DEVICE = 0, 1, 2, 3
 HEAD_TIMEOUT = 30.0  # the head's last chunk: the device checks the Ed25519 signature
 STATUS_TIMEOUT = 30.0  # the device hashes what it has staged
 END_TIMEOUT = 120.0  # copies the shared files, checks every file's hash, switches
@@ -117,7 +118,7 @@ def send(link, data, progress=None):
         left = sum(len(p[2]) for p in pieces)
         ended = _stream(link, pieces, on_flash)
         if ended != wire.RX_DONE:
-            link._write(b"\n")  # ends the half line that the rest of the stream left on the device
+            link.write_raw(b"\n")  # ends the half line that the rest of the stream left on the device
         before = have
         state, have, wanted = parse_status(_ask(link, wire.UPDATE_STATUS, b"", STATUS_TIMEOUT))
         if state == 0:
@@ -198,7 +199,7 @@ def _incoming(link, wait):
     link.wire_in += len(got)
     frames = []
     while True:
-        frame = link._frame(0)  # whole lines read already; a past deadline reads nothing more
+        frame = link.read_frame(0)  # whole lines read already; a past deadline reads nothing more
         if frame is None:
             return frames
         if frame[0] != "bad":
@@ -234,7 +235,7 @@ def add_parser(commands):
                     "files the device has already are not sent. Games and settings are never touched. "
                     "Exit codes: 0 updated and confirmed (or this very bundle runs already), 1 refused, "
                     "failed, rolled back or not back in time, 2 the bundle cannot be read, 3 no device.")
-    link_cli._common(cmd)
+    link_cli.port_options(cmd)
     cmd.add_argument("--force", action="store_true",
                      help="send a version this device rolled back before, or the version it runs built from "
                           "other content (the device still refuses the same version unless the bundle was "
@@ -252,13 +253,13 @@ def run_update(args):
         data = Path(args.bundle).read_bytes()
     except OSError as err:
         _say("cannot read %s: %s" % (args.bundle, err.strerror or err))
-        return UNREADABLE
+        return Exit.USAGE
     try:
         m = check_bundle(data)
     except BadBundle as err:
         _say("cannot send %s: %s (%s)" % (args.bundle, err, err.key))
-        return UNREADABLE
-    link, code = link_cli._connect(args)
+        return Exit.USAGE
+    link, code = link_cli.connect(args)
     if link is None:
         return code
     held = [link]  # the link in use: the trial's wait may open the port again
@@ -272,7 +273,7 @@ def run_update(args):
 def _update(held, args, data, m):
     link = held[0]
     version, bid = m.version, bundle_id(data)
-    bar = link_cli._Bar("update %s" % version)
+    bar = Bar("update %s" % version)
     try:
         info = link.info()
         running = info["firmware"]
@@ -280,7 +281,7 @@ def _update(held, args, data, m):
         if _same(running, version) and info["bundle_id"] == bid:
             print("the device runs %s already (this very bundle)" % version)
             if info["state"] != ON_TRIAL:
-                return OK
+                return Exit.OK
             print("it is on trial: waiting for it to confirm itself")
             return _trial(held, version, info, args)
         code = _before_sending(info, version, bid, args.force)
@@ -300,11 +301,11 @@ def _update(held, args, data, m):
         if err.key == "same_version":
             hint = " To install the same version again, build the bundle with --allow-downgrade."
         _say("the device refused the update: %s%s (%s)" % (err, hint, err.key))
-        return REFUSED
+        return Exit.FAILED
     except LinkError as err:
         bar.stop()
         _say("%s (run tafel update again: it continues where it stopped)" % err)
-        return REFUSED
+        return Exit.FAILED
 
 
 def _same(a, b):
@@ -322,7 +323,7 @@ def _before_sending(info, version, bid, force):
         said = "%s was rolled back on this device %s (%s)" % (version, rollback_when(rec["at"]), rollback_why(rec))
         if not force:
             _say("%s; send it again with --force (rolled_back)" % said)
-            return REFUSED
+            return Exit.FAILED
         print("%s; sending it again (--force)" % said)
     if _same(running, version):
         other = ("built from other content (bundle %s, this one %s)" % (info["bundle_id"], bid) if info["bundle_id"]
@@ -330,13 +331,13 @@ def _before_sending(info, version, bid, force):
         if not force:
             _say("the device runs %s already, %s; to install this bundle over it send it with --force (the "
                  "device takes it only if it was built with --allow-downgrade) (other_build)" % (version, other))
-            return REFUSED
+            return Exit.FAILED
         print("the device runs %s already, %s; sending it anyway (--force)" % (version, other))
     if info["state"] == ON_TRIAL:
         _say("not sent: %s It is on boot %d of %d and confirms itself after %d s more of running. (on_trial)"
              % (refusals.sentence("on_trial", running), info["tries"], info["tries_max"],
                 -(-info["confirm_left_ms"] // 1000)))
-        return REFUSED
+        return Exit.FAILED
     return None
 
 
@@ -354,7 +355,7 @@ def _trial(held, version, before, args):
         waiting.stop()
         _say("stopped waiting: the device goes on with the trial of %s by itself; tafel info tells how it went"
              % version)
-        return 130
+        return Exit.INTERRUPTED
     finally:
         waiting.stop()
     held[0] = t.link
@@ -365,7 +366,7 @@ def _trial(held, version, before, args):
             if t.info["state"] == PROBATION else ""))
         if t.link is not None:
             t.link.bye()
-        return OK
+        return Exit.OK
     if t.outcome == ROLLED_BACK:
         now = t.info["firmware"]
         if t.record is not None:
@@ -374,7 +375,7 @@ def _trial(held, version, before, args):
             why = "%s started, then the device came back with %s without a record of why" % (version, now)
         _say("the update was rolled back: %s; the device runs %s again (games and settings are untouched)"
              % (why, now))
-        return REFUSED
+        return Exit.FAILED
     advice = ("If %s fails, the device goes back to %s by itself after %d boots: check with tafel info in a few "
               "minutes. If it stays dark or keeps restarting, switch it off and hold %s while switching it on: "
               "it goes back to %s (docs/updates.md, \"Trial boots and rollback\")."
@@ -389,4 +390,4 @@ def _trial(held, version, before, args):
     else:
         _say("the device has not answered for %d s (it was switched to %s %d s ago; a whole trial takes at "
              "most %d s). %s" % (t.quiet, version, t.seconds, t.limit, advice))
-    return REFUSED
+    return Exit.FAILED

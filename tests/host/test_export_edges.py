@@ -102,7 +102,7 @@ def test_a_file_that_cannot_be_written_after_the_transfer_keeps_the_games_for_si
     def full(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(link_cli, "_write", full)
+    monkeypatch.setattr(link_cli, "write_output", full)
     assert main(["export", "--port", device.url, "-o", str(tmp_path / "e.json")]) == 1
     err = capsys.readouterr().err
     assert "No space left on device" in err and "The 2 games are kept on this laptop" in err

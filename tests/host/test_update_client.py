@@ -14,6 +14,7 @@ from tafel import wire
 from tafel.records import put_text, put_varint
 from tafel_host import bundle_build, keys, link_client, update_client, update_trial
 from tafel_host.cli import main
+from tafel_host.exits import Exit
 
 OLD, NEW = "0.3.0", "0.3.5"
 AT = calendar.timegm((2026, 12, 2, 10, 31, 0, 0, 0, 0))  # 2026-12-02 10:31 UTC
@@ -150,7 +151,7 @@ def plain(text):
 def refused_file(dev, tmp_path, capsys, data):
     path = tmp_path / "x.bundle"
     path.write_bytes(data)
-    assert update(dev, path) == update_client.UNREADABLE
+    assert update(dev, path) == Exit.USAGE
     assert dev.handshakes == 0 and dev.log == []  # refused before connecting
     return plain(capsys.readouterr().err)
 
@@ -196,7 +197,7 @@ def test_another_file_and_a_damaged_bundle_are_told_apart(bundles, device, tmp_p
 
 
 def test_an_unreadable_path_is_exit_2(device, tmp_path, capsys):
-    assert update(device, tmp_path / "missing.bundle") == update_client.UNREADABLE
+    assert update(device, tmp_path / "missing.bundle") == Exit.USAGE
     assert "cannot read" in capsys.readouterr().err
 
 
@@ -206,12 +207,12 @@ def test_a_rolled_back_version_is_refused_without_force_and_sent_with_it(bundles
     device.change({"rollbacks": [BOOTS]})
     fake = FakeSend(device, [{"fw": NEW, "state": 2, "rollbacks": [BOOTS]}])
     monkeypatch.setattr(update_client, "send", fake)
-    assert update(device, bundles["new"]) == update_client.REFUSED
+    assert update(device, bundles["new"]) == Exit.FAILED
     err = plain(capsys.readouterr().err)
     assert ("0.3.5 was rolled back on this device on 2026-12-02 10:31 UTC (it never confirmed itself in 3 boots); "
             "send it again with --force") in err
     assert fake.calls == 0
-    assert update(device, bundles["new"], "--force") == update_client.OK
+    assert update(device, bundles["new"], "--force") == Exit.OK
     out = capsys.readouterr().out
     assert fake.calls == 1 and "sending it again (--force)" in out
     assert "the device restarted and runs 0.3.5; it confirmed itself healthy" in out and "probation" in out
@@ -221,7 +222,7 @@ def test_the_same_version_from_this_very_bundle_is_nothing_to_do(bundles, device
     device.change({"fw": NEW, "bundle_id": update_client.bundle_id(bundles["new"].read_bytes())})
     fake = FakeSend(device, [])
     monkeypatch.setattr(update_client, "send", fake)
-    assert update(device, bundles["new"]) == update_client.OK
+    assert update(device, bundles["new"]) == Exit.OK
     assert "the device runs 0.3.5 already (this very bundle)" in capsys.readouterr().out
     assert fake.calls == 0
 
@@ -232,7 +233,7 @@ def test_this_very_bundle_on_trial_is_waited_for(bundles, device, capsys, monkey
     fake = FakeSend(device, [])
     monkeypatch.setattr(update_client, "send", fake)
     device.phases = [{}, {"confirm_left_ms": 100}, {"state": 2, "tries": 0, "confirm_left_ms": 0}]
-    assert update(device, bundles["new"]) == update_client.OK
+    assert update(device, bundles["new"]) == Exit.OK
     out = capsys.readouterr().out
     assert "(this very bundle)" in out and "it is on trial: waiting for it to confirm itself" in out
     assert "it confirmed itself healthy" in out and fake.calls == 0
@@ -240,13 +241,13 @@ def test_this_very_bundle_on_trial_is_waited_for(bundles, device, capsys, monkey
 
 def test_the_same_version_from_other_content_needs_force_and_then_the_devices_consent(bundles, device, capsys):
     device.change({"fw": NEW, "bundle_id": update_client.bundle_id(bundles["other"].read_bytes())})
-    assert update(device, bundles["new"]) == update_client.REFUSED
+    assert update(device, bundles["new"]) == Exit.FAILED
     err = plain(capsys.readouterr().err)
     assert "the device runs 0.3.5 already, built from other content" in err and "--force" in err
     assert not [name for name, _ in device.log if name.startswith("update")]
     # sent with --force: the device refuses the same version (not signed with --allow-downgrade)
     device.refuse = "same_version:0.3.5"
-    assert update(device, bundles["new"], "--force") == update_client.REFUSED
+    assert update(device, bundles["new"], "--force") == Exit.FAILED
     err = plain(capsys.readouterr().err)
     assert "the device refused the update: The device runs 0.3.5 already." in err
     assert "--allow-downgrade" in err and err.rstrip().endswith("(same_version)")
@@ -257,14 +258,14 @@ def test_a_device_on_trial_is_not_sent_another_version(bundles, device, capsys, 
     device.change({"fw": "0.3.4", "state": 1, "tries": 2, "confirm_left_ms": 14000})
     fake = FakeSend(device, [])
     monkeypatch.setattr(update_client, "send", fake)
-    assert update(device, bundles["new"]) == update_client.REFUSED
+    assert update(device, bundles["new"]) == Exit.FAILED
     err = plain(capsys.readouterr().err)
     assert "still on trial" in err and "boot 2 of 3" in err and "14 s" in err and fake.calls == 0
 
 
 def test_a_device_refusal_is_a_sentence_with_its_key_in_brackets(bundles, device, capsys):
     device.refuse = "downgrade:0.3.5 0.4.0"
-    assert update(device, bundles["new"]) == update_client.REFUSED
+    assert update(device, bundles["new"]) == Exit.FAILED
     err = plain(capsys.readouterr().err)
     assert "The bundle holds 0.3.5, older than the 0.4.0 the device runs" in err and "(downgrade)" in err
 
@@ -275,7 +276,7 @@ def test_a_trial_that_confirms_is_success(bundles, device, capsys, monkeypatch):
     trial = [None, "reset", {"fw": NEW, "state": 1, "tries": 1, "confirm_left_ms": 150},
              {"confirm_left_ms": 40}, {"state": 0, "tries": 0, "confirm_left_ms": 0}]
     monkeypatch.setattr(update_client, "send", FakeSend(device, trial))
-    assert update(device, bundles["new"]) == update_client.OK
+    assert update(device, bundles["new"]) == Exit.OK
     out = capsys.readouterr().out
     assert "on trial: boot 1 of 3" in out  # the state as it changes (no terminal here)
     assert "the device restarted and runs 0.3.5; it confirmed itself healthy" in out and "probation" not in out
@@ -287,7 +288,7 @@ def test_a_rollback_is_reported_with_the_devices_reason(bundles, device, capsys,
              {"tries": 2}, "reset", None, {"tries": 3}, "reset",
              {"fw": OLD, "state": 0, "tries": 0, "rollbacks": [BOOTS]}]
     monkeypatch.setattr(update_client, "send", FakeSend(device, trial))
-    assert update(device, bundles["new"]) == update_client.REFUSED
+    assert update(device, bundles["new"]) == Exit.FAILED
     captured = capsys.readouterr()
     assert "on trial: boot 3 of 3" in captured.out
     assert ("the update was rolled back: 0.3.5 never confirmed itself in 3 boots; the device runs 0.3.0 again"
@@ -302,7 +303,7 @@ def test_an_old_record_of_the_same_version_is_no_rollback_of_this_update(bundles
     key = {"version": NEW, "why": "key", "at": 0, "count": 0}
     trial = [{}, {}, {"fw": NEW, "state": 1, "tries": 1}, "reset", {"fw": OLD, "state": 0, "rollbacks": [key, old]}]
     monkeypatch.setattr(update_client, "send", FakeSend(device, trial))
-    assert update(device, bundles["new"], "--force") == update_client.REFUSED
+    assert update(device, bundles["new"], "--force") == Exit.FAILED
     err = plain(capsys.readouterr().err)
     assert "the update was rolled back: the recovery key was held at power-on; the device runs 0.3.0 again" in err
 
@@ -310,7 +311,7 @@ def test_an_old_record_of_the_same_version_is_no_rollback_of_this_update(bundles
 def test_a_device_that_stays_silent_is_reported_with_advice(bundles, device, capsys, monkeypatch):
     device.change({"wdt_ms": 10})
     monkeypatch.setattr(update_client, "send", FakeSend(device, [None] * 100))
-    assert update(device, bundles["new"]) == update_client.REFUSED
+    assert update(device, bundles["new"]) == Exit.FAILED
     err = plain(capsys.readouterr().err)
     assert "the device has not answered for" in err and "tafel info" in err
     assert "hold 0 while switching it on" in err
