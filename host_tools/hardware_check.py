@@ -104,8 +104,46 @@ def _positive(section, key, path, say, required=True):
     value = section.get(key)
     if value is None and not required:
         return
-    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+    if not _whole(value) or value <= 0:
         say("%s: %r must be a positive whole number" % (path, value))
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number_in(section, key, path, low, high, say, words=None):
+    # An optional whole number from low to high (board.py's default when it is left out).
+    if key in section and not (_whole(section[key]) and low <= section[key] <= high):
+        say("%s: %r must be %s" % (path, section[key], words or "a whole number from %d to %d" % (low, high)))
+
+
+def _flag(section, key, path, say):
+    if key in section and not isinstance(section[key], bool):
+        say("%s: %r must be true or false" % (path, section[key]))
+
+
+def _display_options(d, say):
+    # What board.py hands the drivers beside the pins: each left out takes the driver's default.
+    for key in ("external_vcc", "invert_colours", "bgr"):
+        _flag(d, key, "display." + key, say)
+    _number_in(d, "rotation", "display.rotation", 0, 3, say, "0, 1, 2 or 3 (quarter turns)")
+    _number_in(d, "x_offset", "display.x_offset", 0, 319, say)
+    _number_in(d, "y_offset", "display.y_offset", 0, 319, say)
+    _number_in(d, "pixel_scale", "display.pixel_scale", 1, 2, say, "1 or 2 (the drivers draw these)")
+    _number_in(d, "text_scale", "display.text_scale", 1, 4, say)
+    _number_in(d, "backlight_freq", "display.backlight_freq", 1, 40000000, say,
+               "the backlight's PWM frequency in Hz, a whole number from 1 to 40000000")
+    palette = d.get("palette")
+    if "palette" in d and not isinstance(palette, dict):
+        say("display.palette: %r must be an object: fg, bg, accent as RGB565 numbers" % (palette,))
+    elif palette is not None:
+        for key in palette:
+            if key not in ("fg", "bg", "accent"):
+                say("display.palette.%s: not a colour the drivers use (fg, bg, accent)" % key)
+            else:
+                _number_in(palette, key, "display.palette." + key, 0, 0xFFFF, say,
+                           "an RGB565 colour, a whole number from 0 to 65535")
 
 
 def _display(d, say, root):
@@ -118,6 +156,7 @@ def _display(d, say, root):
             say("display.driver: %r has no driver firmware/drivers/%s.py" % (driver, driver))
     _positive(d, "width", "display.width", say)
     _positive(d, "height", "display.height", say)
+    _display_options(d, say)
     if bus not in ("i2c", "spi"):
         say("display.bus: %r must be 'i2c' or 'spi'" % (bus,))
         return
@@ -127,7 +166,7 @@ def _display(d, say, root):
         return
     where = "display." + bus + "."
     if bus == "i2c":
-        if pins.get("id") not in (0, 1):
+        if not _whole(pins.get("id")) or pins.get("id") not in (0, 1):
             say(where + "id: %r must be 0 or 1" % (pins.get("id"),))
         _pin(pins, "scl", where + "scl", say)
         _pin(pins, "sda", where + "sda", say)
@@ -138,7 +177,7 @@ def _display(d, say, root):
         if not isinstance(address, int) or isinstance(address, bool) or not 0x08 <= address <= 0x77:
             say("display.address: %r must be a 7-bit I2C address (0x3C is 60)" % (address,))
     else:
-        if pins.get("id") not in (1, 2):
+        if not _whole(pins.get("id")) or pins.get("id") not in (1, 2):
             say(where + "id: %r must be 1 (HSPI) or 2 (VSPI)" % (pins.get("id"),))
         _pin(pins, "sck", where + "sck", say)
         _pin(pins, "mosi", where + "mosi", say)
@@ -179,11 +218,10 @@ def _encoder(e, say):
     _pin(e, "a", "encoder.a", say)
     _pin(e, "b", "encoder.b", say)
     _pin(e, "button", "encoder.button", say, required=False)
-    if e.get("steps_per_detent") not in (1, 2, 4):
+    if not _whole(e.get("steps_per_detent")) or e.get("steps_per_detent") not in (1, 2, 4):
         say("encoder.steps_per_detent: %r must be 1, 2 or 4 (4 for the KY-040)" % (e.get("steps_per_detent"),))
     for key in ("pull_up", "button_pull_up"):
-        if key in e and not isinstance(e[key], bool):
-            say("encoder.%s: %r must be true or false" % (key, e[key]))
+        _flag(e, key, "encoder." + key, say)
     _positive(e, "debounce_ms", "encoder.debounce_ms", say, required=False)
 
 
@@ -236,6 +274,18 @@ def _power(p, uses, say):
         say("power.battery: missing (the cell and charger, or null)")
     elif p.get("supply") == "battery" and not p.get("battery"):
         say("power.battery: a battery-powered board must say which cell and charger")
+    battery = p.get("battery")
+    if battery is not None and not isinstance(battery, dict):
+        say("power.battery: %r must be an object (cell, charger, connector) or null" % (battery,))
+    elif battery is not None:
+        for key in ("cell", "charger", "connector"):
+            if not isinstance(battery.get(key), str) or not battery[key].strip():
+                say("power.battery.%s: %r must say it in words" % (key, battery.get(key)))
+    _pin(p, "battery_adc_enable", "power.battery_adc_enable", say, required=False)
+    divider = p.get("battery_divider")
+    if "battery_divider" in p and (isinstance(divider, bool) or not isinstance(divider, (int, float))
+                                   or not 1 <= divider <= 20):
+        say("power.battery_divider: %r must be the divider's ratio, a number from 1 to 20" % (divider,))
     for key in ("battery_adc", "wake_pin"):
         if key not in p:
             say("power.%s: missing (a GPIO or null)" % key)

@@ -338,6 +338,46 @@ def test_the_checker_reports_instead_of_crashing_on_any_wrong_value(name):
             assert isinstance(problems, list) and all(isinstance(line, str) for line in problems), path
 
 
+# Fields a profile may set to null: a pin not connected, an encoder without debouncing of its own,
+# a heap that does not grow.
+MAY_BE_NULL = {("display", "backlight"), ("display", "rst"), ("display", "cs"), ("display", "spi", "miso"),
+               ("encoder", "button"), ("encoder", "debounce_ms"), ("power", "battery_adc"),
+               ("power", "battery_adc_enable"), ("power", "wake_pin"), ("python", "system_heap")}
+
+
+def _kind(value):
+    return "bool" if isinstance(value, bool) else "number" if isinstance(value, (int, float)) else type(value).__name__
+
+
+@pytest.mark.parametrize("name", sorted(PROFILES))
+def test_a_value_of_the_wrong_kind_is_reported_in_every_field(name):
+    # Every leaf of a shipped profile, set to a value of another kind (text for a number, a number
+    # for a flag, a list, an object, null), is a problem naming that field.
+    original = PROFILES[name]
+    silent = []
+    for path in _leaves(original):
+        node = original
+        for key in path:
+            node = node[key]
+        if not path or isinstance(node, (dict, list)):
+            continue
+        for wrong in (None, "x", 3.5, [], {}, True, [1, 2, 3, 4]):
+            if _kind(wrong) == _kind(node) or (wrong is None and path in MAY_BE_NULL):
+                continue
+            profile = copy.deepcopy(original)
+            parent = profile
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = wrong
+            field = ".".join(str(k) if not isinstance(k, int) else "[%d]" % k for k in path).replace(".[", "[")
+            said = check(profile, name)
+            if path[0] == "accepted_pins":  # said of the pin: "accepted_pins: GPIO 5 needs a reason"
+                field = "accepted_pins: GPIO %s" % path[1]
+            if not any(field in line or field.split("[")[0] in line for line in said):
+                silent.append((field, wrong))
+    assert silent == []
+
+
 def test_tafel_hardware_check_prints_each_board(capsys):
     status = main(["hardware", "check"])
     out = capsys.readouterr().out
