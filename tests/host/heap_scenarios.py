@@ -15,7 +15,7 @@
 #   tour     a game of three with the table view, the language switched both ways
 #            during it and after it ends, display sleep and contrast changed, the
 #            rules pages, the card values, the history (opened, scrolled, the game
-#            deleted): every short flow of DESIGN.md section 8
+#            deleted): every short flow of docs/design.md section 8
 #   export   `tafel export` of 100 stored games over the simulated USB serial
 #   usb      `tafel update` of a signed version over the USB serial; the new
 #            version runs (laid over the image) and keeps the game
@@ -72,11 +72,9 @@ def device_build():
 def needs_device_build(pytest):
     """The gate's mark: none where the device build is there; a skip that says how to build it
     where it is not; an error where the run requires it (CI sets TAFEL_REQUIRE_DEVICE_BUILD)."""
-    if device_build() is not None:
-        return []
-    if os.environ.get("TAFEL_REQUIRE_DEVICE_BUILD"):
-        raise RuntimeError("the 32-bit device build is missing, and this run requires it (make device-build)")
-    return pytest.mark.skip(reason="the heap gate needs the 32-bit device build: make device-build")
+    from needs import needs  # the suite's skip policy (imports pytest: not for the benches)
+
+    return needs(device_build() is not None, "the 32-bit device build (the heap gate's chip)", "make device-build")
 
 
 def mpy_build():

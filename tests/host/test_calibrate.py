@@ -7,20 +7,15 @@
 # (the stopped app stays in it): the figures here prove the tool, not the chip; on a board the
 # soft reset leaves only boot.py's and this tool's bytes ("before the app").
 import json
-import os
-import shutil
-import sys
 
-import pytest
-
-from simlink import RUN_PY, SimPort, play
+from needs import POSIX, needs, tool
+from simlink import SimPort, play
 from simupdate import GAME, install, signed_versions
 from tafel_host import calibrate, heap_keys
 from tafel_host.cli import main
 
 pytestmark = [
-    pytest.mark.skipif(not RUN_PY.is_file(), reason="firmware/sim/run.py is not there"),
-    pytest.mark.skipif(os.name != "posix", reason="needs pseudo-terminals"),
+    needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS"),
 ]
 
 
@@ -53,8 +48,7 @@ def test_only_names_what_can_be_played_by_keys(capsys):
     assert "--only takes tour, evening" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(shutil.which("mpremote", path=os.path.dirname(sys.executable)) is None
-                    and shutil.which("mpremote") is None, reason="mpremote is not installed")
+@needs(tool("mpremote") is not None, "mpremote", "it comes with the tool: make's .venv, pip install .")
 def test_a_board_is_measured_and_its_games_are_untouched(tmp_path, capsys):
     flash = tmp_path / "board.img"
     install(signed_versions(tmp_path, ("0.8.0",), seed=b"calibrate"), flash, "0.8.0")

@@ -8,14 +8,12 @@ import os
 import subprocess
 from pathlib import Path
 
-import pytest
+from needs import needs
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build" / "unix32-frozen-1.28.0" / "micropython"
 
-pytestmark = pytest.mark.skipif(
-    not (BUILD.is_file() and os.access(BUILD, os.X_OK)),
-    reason="the 32-bit device build is missing: make device-build builds it")
+pytestmark = needs(BUILD.is_file() and os.access(BUILD, os.X_OK), "the 32-bit device build", "make device-build")
 
 # The modelled chip right after boot (TAFEL_IDF_HEAP=esp32): the largest free block is the
 # D/IRAM heap at 0x3FFE4350 (113,840 B, 112,968 free after TLSF's control data), which

@@ -3,7 +3,6 @@
 import csv
 import io
 import json
-import os
 import shutil
 import subprocess
 import threading
@@ -11,15 +10,15 @@ import threading
 import pytest
 
 import sim_games
-from simlink import ROOT, RUN_PY, SimPort, play, tafel
+from needs import POSIX, needs
+from simlink import ROOT, SimPort, play, tafel
 from tafel.game import Game
 from tafel_host.cli import main
 from tafel_host.export_state import DeviceState
 from tafel_host.sim import find_micropython
 
 pytestmark = [
-    pytest.mark.skipif(not RUN_PY.is_file(), reason="firmware/sim/run.py is not there"),
-    pytest.mark.skipif(os.name != "posix", reason="the simulator's serial is a pseudo-terminal"),
+    needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS"),
 ]
 
 WORKED = """1 D D

@@ -13,24 +13,20 @@
 # REPL answered, not the app.
 import fcntl
 import os
-import shutil
 import subprocess
-import sys
 import termios
 import threading
 import tty
 
-import pytest
-
-from simlink import ROOT, RUN_PY, play
+from needs import POSIX, needs, tool
+from simlink import ROOT, play
 from tafel_host.cli import main
 
-MPREMOTE = shutil.which("mpremote", path=os.path.dirname(sys.executable)) or shutil.which("mpremote")
+MPREMOTE = tool("mpremote")
 
 pytestmark = [
-    pytest.mark.skipif(not RUN_PY.is_file(), reason="firmware/sim/run.py is not there"),
-    pytest.mark.skipif(os.name != "posix", reason="needs pseudo-terminals"),
-    pytest.mark.skipif(MPREMOTE is None, reason="mpremote is not installed"),
+    needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS"),
+    needs(MPREMOTE is not None, "mpremote", "it comes with the tool: make's .venv, pip install ."),
 ]
 
 APP = """import sys, time

@@ -6,13 +6,12 @@
 # with the application frozen by the image's own manifest.
 import os
 import re
-import shutil
 import subprocess
-import sys
 
 import pytest
 
 import heap_scenarios
+from needs import skip_unless, tool
 
 ROOT = heap_scenarios.ROOT
 WORKFLOW = ROOT / ".github" / "workflows" / "firmware.yml"
@@ -20,9 +19,8 @@ CI = ROOT / "firmware" / "port" / "esp32" / "ci.sh"
 
 
 def test_the_workflow_is_valid_for_github_actions():
-    checker = shutil.which("check-jsonschema", path=os.path.dirname(sys.executable))
-    if checker is None:
-        pytest.skip("check-jsonschema is not installed (pip install -e '.[dev]')")
+    checker = tool("check-jsonschema")
+    skip_unless(checker is not None, "check-jsonschema", "pip install -e '.[dev]' (make's .venv has it)")
     done = subprocess.run([checker, "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -1,15 +1,9 @@
 # Two laptops, one device: each laptop's `tafel export --since` brings every game changed since its own last export.
 import json
 
-import pytest
-
-from simlink import RUN_PY, SimPort, play
+from simlink import SimPort, play
 from tafel_host.cli import main
 from tafel_host.export_state import DeviceState
-
-pytestmark = [
-    pytest.mark.skipif(not RUN_PY.is_file(), reason="firmware/sim/run.py is not there"),
-]
 
 NAMES = """# # 2 6 6 wait:1200 6 6 2 #
 # # 2 2 3 3 6 6 #

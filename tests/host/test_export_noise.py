@@ -2,12 +2,12 @@
 # the host and the simulated device. A mildly noisy line still brings every game as a clean one does;
 # a hopeless one stops with the error rate seen, the link failure's exit code and nothing lost.
 import json
-import os
 import shutil
 
 import pytest
 
 import sim_games
+from needs import POSIX, needs
 from noisyline import NoisyLine
 from simlink import RUN_PY, SimPort, play
 from tafel import wire
@@ -17,7 +17,7 @@ from tafel_host.link_client import Link
 from tafel_host.link_errors import DeviceError
 from tafel_host.link_stream import Shrink
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="the simulator's serial is a pseudo-terminal")
+pytestmark = needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS")
 
 
 def test_the_simulator_is_there():

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from needs import skip_unless
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 spec = importlib.util.spec_from_file_location("figures", ROOT / "bench" / "figures.py")
@@ -88,8 +90,7 @@ COMMITS = {}
 
 @pytest.mark.parametrize("name", [name for name, _, _ in benchlib.RUNS])
 def test_a_results_file_was_measured_on_the_files_as_they_are(name):
-    if CHECKOUT.paths is None:
-        pytest.skip("not a git checkout: which files a run measured is not known")
+    skip_unless(CHECKOUT.paths is not None, "a git checkout (which files a run measured)", "run it in a clone")
     if not (ROOT / "bench" / "results" / (name + ".txt")).is_file():
         pytest.skip("no results file (test_every_kept_run_has_its_results_file)")
     why = benchlib.stale(name, str(ROOT), CHECKOUT, COMMITS)

@@ -13,7 +13,8 @@ import sys
 
 import pytest
 
-from simlink import ROOT, RUN_PY, SimPort, play
+from needs import POSIX, needs
+from simlink import ROOT, SimPort, play
 from tafel_host import bundle_build, keys
 from tafel_host.cli import main
 from tafel_host.flash import CHIPS, esptool_commands
@@ -21,8 +22,7 @@ from tafel_host.link_client import Link
 from tafel_host.sim import DEFAULT_BOARD, device_runtime, find_board, find_micropython
 
 pytestmark = [
-    pytest.mark.skipif(not RUN_PY.is_file(), reason="firmware/sim/run.py is not there"),
-    pytest.mark.skipif(os.name != "posix", reason="needs pseudo-terminals"),
+    needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS"),
 ]
 
 VERSION = "7.7.7"  # not the checkout's: the handshake tells the installed app from the flat one

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from needs import POSIX, skip_unless
 from tafel_host import keys
 from tafel_host.cli import main
 
@@ -114,8 +115,7 @@ def test_another_kind_of_key_is_refused(tmp_path):
 
 
 def test_a_readable_private_key_is_warned_about(tmp_path, capsys):
-    if os.name != "posix":
-        pytest.skip("file modes are POSIX")
+    skip_unless(POSIX, "POSIX file modes", "run it on Linux or macOS")
     private, _, _ = keys.generate(tmp_path)
     os.chmod(private, 0o644)
     keys.load_private(private)
@@ -125,8 +125,7 @@ def test_a_readable_private_key_is_warned_about(tmp_path, capsys):
 def test_the_committed_store_parses_and_no_private_key_is_committed():
     keys.read_trust_store(STORE)
     listed = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True)
-    if listed.returncode != 0:
-        pytest.skip("not a git checkout")
+    skip_unless(listed.returncode == 0, "a git checkout", "run it in a clone")
     marker = b"PRIVATE" + b" KEY-----"  # spelt apart, so this file does not match itself
     for name in listed.stdout.splitlines():
         path = REPO / name

@@ -17,7 +17,8 @@ import threading
 import pytest
 
 import sim_games
-from simlink import ROOT, RUN_PY, play
+from needs import POSIX, needs
+from simlink import ROOT, play
 from tafel_host.cli import main
 from tafel_host.link_client import Link
 from tafel_host.rescue import rescue_image
@@ -27,8 +28,7 @@ from tafel_host.sim_device import SimDevice
 from tafel_host.sim_serial import SimSerial
 
 pytestmark = [
-    pytest.mark.skipif(not RUN_PY.is_file(), reason="firmware/sim/run.py is not there"),
-    pytest.mark.skipif(os.name != "posix", reason="the simulator's serial is a pseudo-terminal"),
+    needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS"),
 ]
 
 BAUD = 460800
@@ -127,8 +127,7 @@ def test_a_flash_that_does_not_mount_is_read_whole_over_usb_then_formatted_on_th
 MPY_SRC = ROOT / "build" / "micropython-1.28.0"
 
 
-@pytest.mark.skipif(not (MPY_SRC / "tools" / "manifestfile.py").is_file(),
-                    reason="MicroPython's sources are unpacked by make device-build")
+@needs((MPY_SRC / "tools" / "manifestfile.py").is_file(), "MicroPython's unpacked sources", "make device-build")
 def test_the_esp32_image_boots_by_our_rules_and_never_by_stocks():
     # What MicroPython's own manifest tool collects for the Tafel board: one _boot.py, ours (two of
     # one name would not both freeze), no inisetup (stock's formatting first-boot setup), bootsel.py

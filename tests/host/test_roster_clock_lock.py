@@ -7,14 +7,15 @@ import time
 import pytest
 
 from fakedevice import FakeDevice
-from simlink import RUN_PY, SimPort, tafel
+from needs import POSIX, needs
+from simlink import SimPort, tafel
 from tafel import wire
 from tafel_host import ports
 from tafel_host.cli import main
 from tafel_host.export import csv_rows
 from tafel_host.link_client import Link
 
-on_posix = pytest.mark.skipif(os.name != "posix", reason="the simulator's serial is a pseudo-terminal")
+on_posix = needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS")
 
 
 @pytest.fixture
@@ -134,7 +135,6 @@ def test_a_port_locked_by_another_process_is_busy_naming_its_pid(tmp_path, data_
 
 
 @on_posix
-@pytest.mark.skipif(not RUN_PY.is_file(), reason="firmware/sim/run.py is not there")
 def test_a_second_tafel_command_on_a_port_in_use_is_told_so(tmp_path, data_home):
     script = tmp_path / "idle.txt"
     script.write_text("wait:10\n")
@@ -164,7 +164,6 @@ def test_a_second_tafel_command_on_a_port_in_use_is_told_so(tmp_path, data_home)
 
 
 @on_posix
-@pytest.mark.skipif(not RUN_PY.is_file(), reason="firmware/sim/run.py is not there")
 def test_roster_and_clock_on_the_simulated_device(tmp_path, data_home, capsys):
     script = tmp_path / "idle.txt"
     script.write_text("wait:10\n")

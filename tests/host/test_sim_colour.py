@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import pngread
+from needs import POSIX, needs
 from tafel_host import png, sim
 from tafel_host.cli import main
 from tafel_host.sim_device import ColourGlass, SimError, parse_snap, rgb888
@@ -179,7 +180,7 @@ def test_headless_worked_example_on_the_colour_board(tmp_path, capsys):
     assert rows[0][0] == rows[269][479] == rgb888(PALETTE["bg"])  # the margins
 
 
-@pytest.mark.skipif(os.name == "nt", reason="no pseudo-terminals on Windows")
+@needs(POSIX, "pseudo-terminals", "run it on Linux or macOS")
 def test_interactive_colour_session_in_a_pseudo_terminal(tmp_path):
     import fcntl
     import pty

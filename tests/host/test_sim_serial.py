@@ -222,15 +222,19 @@ def test_mpremote_lists_files_while_the_app_runs(tmp_path):
         got = mpremote(path, "ls", ":data")
         assert "games/" in got.stdout or "live/" in got.stdout, got.stdout
         with serial.Serial(path, 115200, timeout=5) as port:  # Ctrl-D at the prompt: the app again
-            port.write(b"\r\x02")
-            time.sleep(0.3)
+            port.write(b"\r\x02")  # the friendly REPL's prompt first
+            assert port.read_until(b">>> ").endswith(b">>> "), "no prompt"
             port.write(b"\x04")
-            time.sleep(0.5)
-            port.reset_input_buffer()
-            port.write(b"\nTAFEL?\n")
+            assert port.read_until(b"soft reboot").endswith(b"soft reboot"), "no soft reboot"
+            port.timeout = 1
             line = b""
-            while not line.startswith(b"TAFEL!"):
+            for _ in range(10):  # asked until the app that started again answers (each ask waits 1 s)
+                port.write(b"\nTAFEL?\n")
                 line = port.readline()
-                assert line, "the app did not come back"
+                while line and not line.startswith(b"TAFEL!"):
+                    line = port.readline()
+                if line:
+                    break
+            assert line.startswith(b"TAFEL!"), "the app did not come back"
     finally:
         stop_sim(proc)

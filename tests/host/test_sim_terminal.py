@@ -7,8 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
+from needs import POSIX, needs
 from tafel_host.sim_device import Glass
 from tafel_host.sim_render import LEGEND, compose, half_blocks, visible_len
 from tafel_host.sim_terminal import Terminal, decode_keys
@@ -86,7 +85,7 @@ def test_only_changed_lines_are_written():
     assert out.getvalue().startswith("\x1b[2J")
 
 
-@pytest.mark.skipif(os.name == "nt", reason="no pseudo-terminals on Windows")
+@needs(POSIX, "pseudo-terminals", "run it on Linux or macOS")
 def test_a_session_in_a_pseudo_terminal(tmp_path):
     assert RUN_PY.is_file(), "the simulator is gone from %s" % RUN_PY  # never a skip: fail if it moved
     import fcntl

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from needs import needs
 from tafel_host.simboard import wire as board_wire
 from tafel_host.simboard.bench import DOWN, GROUND, UP, Bench
 
@@ -29,9 +30,7 @@ BOARDS = ROOT / "hardware" / "boards"
 ILI9341 = BOARDS / "esp32-devkitc-ili9341.json"
 SSD1306 = BOARDS / "esp32-devkitc-ssd1306.json"
 
-pytestmark = pytest.mark.skipif(
-    not (BUILD.is_file() and os.access(BUILD, os.X_OK)),
-    reason="the 32-bit device build is missing: make device-build builds it")
+pytestmark = needs(BUILD.is_file() and os.access(BUILD, os.X_OK), "the 32-bit device build", "make device-build")
 
 # The chip's side: `micropython CHIP IMPL SCENARIO WIRE_IN WIRE_OUT [ARGS...]`; IMPL "ref" (the
 # Python reference, as run.py uses it) or "c" (simchip). The scenario prints its log last.

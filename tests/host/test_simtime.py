@@ -8,13 +8,12 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 sys.path.insert(0, os.path.dirname(__file__))
 import heap_scenarios  # noqa: E402
+from needs import needs
 
 BUILD = heap_scenarios.device_build()
-pytestmark = pytest.mark.skipif(BUILD is None, reason="the 32-bit device build is missing: make device-build")
+pytestmark = needs(BUILD is not None, "the 32-bit device build", "make device-build")
 
 POWER_UP_S = 946684800  # the ESP32's system time at power-up (0 in MicroPython's 2000 Epoch) in 1970's
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from needs import skip_unless
 from tafel_host import keys
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +49,7 @@ def _can_build_here():
 def inst(tmp_path_factory):
     for tool in TOOLS:
         if not (BIN / tool).is_file():
-            pytest.skip("%s is not beside %s (pip install -e '.[dev]')" % (tool, sys.executable))
+            skip_unless(False, "%s beside %s" % (tool, sys.executable), "pip install -e '.[dev]' (make's .venv)")
     s = Install()
     s.dir = tmp_path_factory.mktemp("wheel")
     s.src = s.dir / "src"
