@@ -9,13 +9,15 @@ STAMP  := $(VENV)/.installed
 .PHONY: test quick sim bench figures clean screenshots hardware enclosure deploy heap device-build
 
 # The 32-bit MicroPython v1.28.0 unix port with the application frozen in, as the ESP32 image
-# freezes it (firmware/port/README.md); from ../shared/vendor or MICROPYTHON_SRC. Needs gcc-multilib.
+# freezes it (firmware/port/README.md); its source from MICROPYTHON_SRC, else ../shared/vendor, else a
+# shallow clone of the tag (build.sh says which). Needs gcc-multilib.
 DEVICE_BUILD := build/unix32-frozen-1.28.0/micropython
 
-# The venv is made on first use and re-installed whenever pyproject.toml changes.
-$(STAMP): pyproject.toml
+# The venv is made on first use and re-installed whenever pyproject.toml or constraints.txt changes:
+# the tool, the charts and the test tools, at the versions constraints.txt pins (what CI runs too).
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(VPY) || $(PYTHON) -m venv $(VENV)
-	$(VPY) -m pip install --quiet -e '.[dev]'
+	$(VPY) -m pip install --quiet -c constraints.txt -e '.[dev,charts]'
 	touch $@
 
 # The lint runs first; every suite runs even if it or an earlier one fails; the exit status says whether all passed.

@@ -3,7 +3,7 @@
     .venv/bin/python bench/core_budget.py      (or: make bench)
 
 (a) the .mpy size of every core module, compiled with mpy-cross (budget: 24 KB
-    for the core, DESIGN.md section 8);
+    for the core, docs/design.md section 8);
 (b) the smallest MicroPython heap (-X heapsize=N, found by bisection) in which
     the core holds a 10-seat, 300-round game and recomputes its totals, with the
     core imported from the compiled .mpy files (as deployed) and from source,

@@ -24,7 +24,7 @@ would (tests/host/heap_scenarios.py):
     heap in use after a collection, sampled after every step of the firmware; largest
     free block and areas at that moment; the deepest C stack (this build's bytes, the
     limit is the ESP32 task's scaled to them); ESP-IDF's heap: the least it had free.
-(2) The smallest heap in one area (no growth): the budget's terms (DESIGN.md section 8:
+(2) The smallest heap in one area (no growth): the budget's terms (docs/design.md section 8:
     64 KB, goal 56 KB). A heap's fate is not monotonic in its size (where the large
     blocks land decides whether a later one finds room), so this is the smallest N such
     that every whole KB from N up to 72 KB runs, found by stepping down from 72 KB; the

@@ -24,7 +24,7 @@ RAM and their C a small hot set of the interpreter, while Tafel's frozen bytecod
 are read from flash, and the firmware reaches far more of MicroPython's C, through the same 32 KB
 flash cache: misses beyond what the benchmarks saw. Nor any bus time: the I2C transfer (a 128x64
 frame is 1 KB at 400 kHz: about 23 ms for a full redraw, less for the rows that changed), SPI for
-a colour display, the UART for the export. The budget it is held against is DESIGN.md's 50 ms
+a colour display, the UART for the export. The budget it is held against is docs/design.md's 50 ms
 per key.
 
 (2) Export: bench/mpy/export_cost.py reads and frames every one of 100 stored games (a

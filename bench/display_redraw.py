@@ -307,7 +307,7 @@ def main():
         raise NothingMeasured()
     mono, colour = profile(MONO), profile(COLOUR)
     palette = colour["display"]["palette"]
-    print("Tafel display redraw (DESIGN.md section 8: key to screen; issue 5: both displays)")
+    print("Tafel display redraw (docs/design.md section 8: key to screen; issue 5: both displays)")
     print("micropython: %s" % tool_version(micropython, "-c", "import sys; print(sys.version)"))
     print()
     if valgrind:

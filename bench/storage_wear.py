@@ -7,7 +7,7 @@ storage code on real vfs.VfsLfs2 over the emulated 2 MB flash,
 firmware/sim/flashdev.py) and prints tables:
 
 (a) bytes programmed and blocks erased per saved round at round 1, 100 and 300
-    of a 10-seat game (budget: <= 2 KB programmed per round, DESIGN.md
+    of a 10-seat game (budget: <= 2 KB programmed per round, docs/design.md
     section 8), beside two naive single-file journals for comparison;
 (b) boot and history listing with 500 stored games against loading one game:
     flash reads and bytes read (deterministic) and time on the unix port

@@ -6,7 +6,7 @@
 # full app:   the device runs a build of the same sources compiled with mpy-cross -O1 (every
 #             .mpy differs), so every file of the bundle is sent
 # one file:   the device runs version N; N+1 differs in lib/tafel/version.mpy only
-# Budgets (DESIGN.md section 8): full app <= 10 s, one file <= 2 s.
+# Budgets (docs/design.md section 8): full app <= 10 s, one file <= 2 s.
 # The simulator runs on the host port (tafel sim --runtime host, the app from source): the line's
 # time is what is measured. On a board whose firmware image has the app frozen in, a bundle only
 # sends what differs from the image, and a whole new app goes on as a new image (firmware/port).

@@ -17,7 +17,8 @@ def _pyplot():
     try:
         import matplotlib
     except ImportError:
-        raise ChartError("charts need matplotlib: pip install matplotlib") from None
+        raise ChartError("charts need matplotlib, which Tafel installs as an extra: pip install 'tafel[charts]' "
+                         "(or pip install matplotlib)") from None
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 

@@ -17,7 +17,7 @@
 #
 # The device's receive ring: on a UART-bridge ESP32 MicroPython keeps what
 # the UART brought and the app has not read yet in a 260-byte ring; bytes
-# beyond it are lost (DESIGN.md section 5). The host -> device shuttle asks
+# beyond it are lost (docs/design.md section 5). The host -> device shuttle asks
 # the FIFO how much is still unread (FIONREAD) and drops what exceeds
 # RING, so a host that sends faster than the device reads loses bytes here
 # as it would on the real line (ring=None: no limit). That holds while the

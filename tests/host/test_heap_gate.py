@@ -1,4 +1,4 @@
-# The heap gate, long flows: an evening, an export, two updates fit the chip's heap (DESIGN.md section 8).
+# The heap gate, long flows: an evening, an export, two updates fit the chip's heap (docs/design.md section 8).
 #
 # Played on the virtual chip (the 32-bit device build: the application frozen in as the image
 # ships it, the board outside the chip's heap; tests/host/heap_scenarios.py) on the default

@@ -10,9 +10,11 @@
 # (tafel/mpconfigvariant.h), asyncio and the simulator's machine (firmware/sim) frozen.
 # Unstripped, so valgrind's callgrind can name functions.
 #
-# The source: MICROPYTHON_SRC, a tarball or a folder of MicroPython v1.28.0 (default
-# ../shared/vendor/micropython-1.28.0.tar.gz beside the repository). It is unpacked
-# into build/micropython-<version>/; each build goes to build/unix32-<kind>-<version>/.
+# The source, the first of: MICROPYTHON_SRC (a tarball or a folder of MicroPython v1.28.0);
+# ../shared/vendor/micropython-1.28.0.tar.gz beside the repository; a shallow clone of the
+# tag v1.28.0 from GitHub with the submodules the unix port needs, where the network allows.
+# It is unpacked into build/micropython-<version>/ (it says which it took); each build goes
+# to build/unix32-<kind>-<version>/.
 # Needs a C compiler that builds 32-bit code (Debian/Ubuntu: apt-get install gcc-multilib).
 set -euo pipefail
 KIND=${1:-}
@@ -20,7 +22,9 @@ case "$KIND" in mpy|frozen) ;; *) echo "usage: $0 mpy|frozen" >&2; exit 2 ;; esa
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 VERSION=1.28.0
-SRC_IN=${MICROPYTHON_SRC:-$REPO/../shared/vendor/micropython-$VERSION.tar.gz}
+VENDORED=$REPO/../shared/vendor/micropython-$VERSION.tar.gz
+SRC_IN=${MICROPYTHON_SRC:-$VENDORED}
+UPSTREAM=https://github.com/micropython/micropython.git
 TREE=$REPO/build/micropython-$VERSION
 OUT=$REPO/build/unix32-$KIND-$VERSION
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -29,16 +33,29 @@ say() { echo "build.sh: $*" >&2; }
 
 if [ ! -f "$TREE/py/mpconfig.h" ]; then
     if [ -d "$SRC_IN" ]; then
+        say "MicroPython source: the folder $SRC_IN"
         [ -f "$SRC_IN/py/mpconfig.h" ] || { say "$SRC_IN is no MicroPython source folder"; exit 2; }
         mkdir -p "$TREE" && cp -a "$SRC_IN/." "$TREE/"
     elif [ -f "$SRC_IN" ]; then
+        say "MicroPython source: the tarball $SRC_IN"
         mkdir -p "$REPO/build" && rm -rf "$TREE.part" && mkdir "$TREE.part"
         tar xzf "$SRC_IN" -C "$TREE.part" --strip-components=1
         mv "$TREE.part" "$TREE"
+    elif [ -z "${MICROPYTHON_SRC:-}" ] && command -v git >/dev/null; then
+        say "MicroPython source: no MICROPYTHON_SRC and no $VENDORED; cloning tag v$VERSION of $UPSTREAM"
+        mkdir -p "$REPO/build" && rm -rf "$TREE.part"
+        if git clone --quiet --depth 1 --branch "v$VERSION" "$UPSTREAM" "$TREE.part" \
+                && make -C "$TREE.part/ports/unix" submodules >/dev/null; then
+            mv "$TREE.part" "$TREE"
+        else
+            rm -rf "$TREE.part"
+            say "the clone failed (no network?). Set MICROPYTHON_SRC to a tarball or folder of MicroPython v$VERSION."
+            exit 2
+        fi
     else
         say "no MicroPython source: $SRC_IN is missing."
         say "Set MICROPYTHON_SRC to a tarball or folder of MicroPython v$VERSION, e.g. a clone of"
-        say "https://github.com/micropython/micropython at tag v$VERSION."
+        say "$UPSTREAM at tag v$VERSION."
         exit 2
     fi
 fi
