@@ -49,15 +49,19 @@ test: $(STAMP)
 	exit $$status
 
 # The one-minute loop while editing: the lint, the core on both interpreters, the fast host checks
-# (imports one way, screen texts, profiles, the simulated board's models). make test before a commit.
+# (imports one way, screen texts, profiles, the simulated board's models) and the firmware's files not
+# marked slow ("# slow: why" near a file's top: tests/mpy_runner.py --fast), the MicroPython part beside
+# the CPython part. make test, which runs everything, before a commit.
 QUICK := tests/core tests/host/test_imports.py tests/host/test_screen_texts.py tests/host/test_screen_registry.py \
-	tests/host/test_profiles.py tests/host/test_simboard.py tests/test_mpy_compile.py
+	tests/host/test_profiles.py tests/host/test_simboard.py tests/host/test_ui_layers.py tests/test_mpy_compile.py
 quick: $(STAMP)
 	@mkdir -p build; start=$$(date +%s); status=0; \
 	$(VENV)/bin/ruff check . || status=1; \
-	$(MPY) tests/mpy_runner.py tests/core > build/quick-core.log 2>&1 || status=1; \
-	grep -v -E '^PASS [^(]+$$' build/quick-core.log; \
+	( s=0; $(MPY) tests/mpy_runner.py tests/core || s=1; \
+	  $(MPY) -X heapsize=8M tests/mpy_runner.py tests/firmware --fast || s=1; exit $$s ) > build/quick-mpy.log 2>&1 & mpy=$$!; \
 	$(VPY) -m pytest -q -n 2 $(QUICK) || status=1; \
+	wait $$mpy || status=1; \
+	grep -v -E '^PASS [^(]+$$' build/quick-mpy.log; \
 	echo "(make quick: $$(( $$(date +%s) - start )) s)"; exit $$status
 
 # Builds (incrementally) the 32-bit device build of MicroPython; tafel sim and the heap gate use it when it is there.

@@ -1,4 +1,4 @@
-# Test runner for MicroPython (no pytest there): micropython tests/mpy_runner.py DIR [DIR...] [-k TEXT] [--allow-empty]
+# Test runner for MicroPython (no pytest there): micropython tests/mpy_runner.py DIR [DIR...] [-k TEXT] [--fast] [--allow-empty]
 #
 # It imports every test_*.py in each DIR (sorted) and calls every module-level
 # function named test_* (sorted by name) with no arguments. Tests that run here
@@ -17,6 +17,9 @@
 # str.lower() folds ASCII only; `re` is a small subset (no {m,n}, no named
 # groups), so pytest.raises(match=...) also accepts a plain substring;
 # module dicts have no order (tests are sorted by name here).
+#
+# --fast leaves out the files marked slow: a line "# slow: <why>" among a file's first five lines
+# (make quick runs the rest; make test runs everything).
 #
 # Output: one line per test (PASS/FAIL/SKIP name), then the closing line
 # "N passed, N failed, N skipped"; a test that took 2 s or more shows its time. Exit status 1 if a test failed or if no
@@ -148,7 +151,8 @@ def _skip_reason(err):
 class Run:
     def __init__(self, keyword):
         self.keyword = keyword
-        self.passed = self.failed = self.skipped = 0
+        self.fast = False  # --fast: files marked slow are left out
+        self.passed = self.failed = self.skipped = self.left_out = 0
 
     def fail(self, name, err):
         self.failed += 1
@@ -160,6 +164,9 @@ class Run:
         sys.path.insert(0, folder)  # like pytest's default import mode: the test's folder first
         try:
             for filename in files:
+                if self.fast and marked_slow(folder + "/" + filename):
+                    self.left_out += 1
+                    continue
                 self.run_module(filename[:-3], label + "/" + filename)
         finally:
             sys.path.remove(folder)
@@ -204,9 +211,18 @@ class Run:
                 print("PASS %s%s" % (full, " (%.1f s)" % (took / 1000) if took >= 2000 else ""))
 
 
+def marked_slow(path):
+    """Whether a test file says "# slow: <why>" among its first five lines."""
+    with open(path) as f:
+        for _ in range(5):
+            if f.readline().startswith("# slow:"):
+                return True
+    return False
+
+
 def main(argv):
-    usage = "usage: micropython tests/mpy_runner.py DIR [DIR...] [-k TEXT] [--allow-empty]"
-    folders, keyword, allow_empty = [], None, False
+    usage = "usage: micropython tests/mpy_runner.py DIR [DIR...] [-k TEXT] [--fast] [--allow-empty]"
+    folders, keyword, allow_empty, fast = [], None, False, False
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -214,6 +230,8 @@ def main(argv):
             keyword = args.pop(0)
         elif arg == "--allow-empty":
             allow_empty = True
+        elif arg == "--fast":
+            fast = True
         elif arg.startswith("-"):
             print(usage)
             return 2
@@ -232,6 +250,7 @@ def main(argv):
     sys.modules["pytest"] = pytest
 
     run = Run(keyword)
+    run.fast = fast
     for folder in folders:
         path = _abspath(folder)
         if not _is_dir(path):
@@ -245,7 +264,8 @@ def main(argv):
     empty = run.passed == 0 and run.failed == 0 and not allow_empty
     if empty:
         print("error: no test ran in %s" % " ".join(folders))
-    print("%d passed, %d failed, %d skipped" % (run.passed, run.failed, run.skipped))
+    print("%d passed, %d failed, %d skipped%s" % (run.passed, run.failed, run.skipped,
+                                                ", %d slow files left out" % run.left_out if run.left_out else ""))
     return 1 if run.failed or empty else 0
 
 

@@ -1,4 +1,5 @@
 # Flash damage never loses games silently (issue 13): the damage campaign and checks of its harness.
+# slow: the damage campaign, about 1,300 trials (about 1.5 minutes)
 #
 # The campaign: the issue's evening on LittleFS over the emulated 2 MB flash,
 # then for every block the file system has written, one trial with the block

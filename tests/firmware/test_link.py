@@ -1,4 +1,5 @@
 # The serial link on the simulated device: a fake serial, the real Link polled from Runner.step.
+# slow: 36 link sessions on whole simulated devices (about 10 s)
 from linkhost import Host, decode, device, journals, roster_body
 from tafel import wire
 from tafel.records import varints

@@ -1,4 +1,5 @@
 # Export cursors per laptop: EXPORT AFTER a change number never misses a game another laptop took home.
+# slow: export cursors over many sessions (about half a minute)
 from linkhost import Host, decode, device
 from sim.flashdev import FlashDev, PowerCut, copy_image
 from tafel import wire

@@ -1,4 +1,5 @@
 # Protocol fuzz: 20,000 random, mutated, truncated and oversized lines and floods at the
+# slow: 20,000 lines at the link
 # link; afterwards the device still answers, nothing crashed, and every game is as it was.
 import random
 

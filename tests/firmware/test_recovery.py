@@ -1,4 +1,5 @@
 # A flash whose file system does not show its games: the mount's decisions, the raw scan, recovery mode on screen and link.
+# slow: whole devices booted on damaged flashes
 #
 # Images are made by the real store on LittleFS over the emulated flash; the
 # recovery device is sim/recovering.py, what the simulator runs (the chip runs

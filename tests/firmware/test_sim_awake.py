@@ -1,4 +1,5 @@
 # The simulated device keeps real time and stays awake for a laptop: waits of any length add up to
+# slow: long simulated waits
 # the simulated clock (the 10 ms steps' overshoot is carried), and a USB host that holds the port or
 # talks to the device keeps it from deep sleep (nothing on the serial could wake it), as on the board.
 from linkhost import FakeSerial, Host

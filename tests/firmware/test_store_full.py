@@ -1,4 +1,5 @@
 # A full flash: warned early, new games refused, the running game never the victim.
+# slow: flash filled to the edge, several times
 import pytest
 
 from evening import boot

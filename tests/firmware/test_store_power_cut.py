@@ -1,4 +1,5 @@
 # Power cuts at every flash operation of the scripted evening (issue 3).
+# slow: a power cut at every flash operation of an evening (about 4 minutes)
 #
 # One recorded run gives the write log; the image before each program/erase
 # is rebuilt from it (WriteLog) and booted: every acknowledged action must be

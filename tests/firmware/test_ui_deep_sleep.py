@@ -1,4 +1,5 @@
 # Deep sleep on the simulated device: it comes after the idle time (display
+# slow: sleeps and wakes through reboots
 # already dark), a key wakes it through a reboot, and the same screen comes
 # back: standings with the same totals, round entry with what was typed, the
 # history, a stored game, the settings, game over, a game continued from the

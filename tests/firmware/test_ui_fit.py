@@ -1,4 +1,5 @@
 # Every screen fits every board: 2, 6 and 10 seats, long and look-alike names, five-digit totals and
+# slow: every screen on every board in both languages (about a minute)
 # a tie, walked through in both languages; no text drawn over other text, none past the row's end.
 #
 # The canvas is watched while the real screens draw (every text call, cell by cell, since its row was

@@ -1,4 +1,5 @@
 # Whole games played by key presses on the simulated device (real drivers, real LittleFS).
+# slow: the README's flows by keys on a whole device (about 8 s)
 from uisim import ANNA, BEN, CLEO, device, new_game, power_cut, text
 
 

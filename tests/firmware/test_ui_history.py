@@ -1,4 +1,5 @@
 # The history on the simulated device: the list, one game's rounds, continuing
+# slow: histories of many games (about 5 s)
 # an unfinished game, deleting with a confirmation, damaged games, wrong keys.
 from uisim import device, new_game, power_cut
 

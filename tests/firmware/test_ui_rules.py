@@ -1,4 +1,5 @@
 # The rules screen on the simulated device: values, cards, two players, the +4 bluff check; both languages, both sizes.
+# slow: every rules page in both languages (about 7 s)
 import sys
 
 import framebuf

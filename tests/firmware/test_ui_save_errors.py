@@ -1,4 +1,5 @@
 # What each screen says when a change is not saved, on the simulated device: the flash's refusal
+# slow: every save path, three errors each, on whole devices
 # (the store's StoreError, an OSError of the file system) shows its reason and is logged; any
 # other exception is a bug, which the screen does not catch: the app's guard logs it, brings the
 # game back from flash and says "Fehler! Spiel ok", never "Speicher voll".

@@ -1,4 +1,5 @@
 # Setting up a game as a real table does it, on the simulated device: who deals first, house
+# slow: every setup flow on a whole device (about 8 s)
 # card values, questions before a seat goes or a running game is paused, an empty name refused.
 import tdisplay
 from sim.device import Device
