@@ -90,7 +90,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 APP = ("firmware/", "lib/tafel/", "host_tools/simboard/")  # the device's program, the simulator's chip and
 #     board parts, the core
 SOURCE = ("!firmware/port/",)  # the app run from source: the image's build does not count
-SIM = ("host_tools/__init__.py", "host_tools/app_files.py", "host_tools/png.py", "host_tools/sim*.py")  # the
+SIM = ("host_tools/__init__.py", "host_tools/app_files.py", "host_tools/exits.py", "host_tools/paths.py",
+       "host_tools/png.py", "host_tools/sim*.py")  # the
 #     simulator's launcher (tafel_host.sim: runtime, device process, serial line)
 BUNDLE = ("host_tools/bundle_build.py", "host_tools/keys.py", "host_tools/refusals.py") + SIM  # bundles, signed
 DEVICE_BUILD = ("firmware/port/", "!firmware/port/boards/", "!firmware/port/esp32/", "!firmware/port/_boot.py",

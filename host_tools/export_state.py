@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from .isotime import iso
-from .sim import user_data_dir
+from .paths import user_data_dir
 
 
 def _safe(device_id):

@@ -29,7 +29,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from .sim import user_data_dir
+from .paths import user_data_dir
 from .verify import VerifyError, epoch, proven, relation  # noqa: F401 (epoch: history.epoch)
 
 SCHEMA = 2  # 2: games.unproven (schema 1 is checked and upgraded when opened)

@@ -22,8 +22,9 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from .app_files import root as repo_root
 from .exits import Exit
-from .sim import repo_root, user_data_dir
+from .paths import user_data_dir
 
 KEY_NAME = "signing"
 

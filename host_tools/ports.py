@@ -59,7 +59,7 @@ def lock_path(port, folder=None):
     from pathlib import Path
 
     if folder is None:
-        from .sim import user_data_dir
+        from .paths import user_data_dir
 
         folder = user_data_dir() / "locks"
     key = re.sub(r"[^A-Za-z0-9._-]", "_", os.path.realpath(port).strip("/\\")) or "_"

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from . import app_files, sim_runtime
 from .exits import Exit
+from .paths import user_data_dir
 from .sim_device import SimDevice, SimError
 from .sim_script import TOKENS, ScriptError, Step, parse_script  # noqa: F401  (tafel_host.sim's API)
 from .sim_serial import DEFAULT_BAUD, SimSerial, write_port_file
@@ -93,21 +94,6 @@ def find_board(name, root=None):
     if name in known:
         return known[name]
     raise SetupError("no board profile '%s'; known boards: %s" % (name, ", ".join(known) or "none"))
-
-
-def user_data_dir(platform=None, env=None, home=None):
-    """Tafel's folder in the user's data directory (not created here)."""
-    platform = sys.platform if platform is None else platform
-    env = os.environ if env is None else env
-    home = Path.home() if home is None else Path(home)
-    if platform.startswith("win"):
-        base = Path(env["APPDATA"]) if env.get("APPDATA") else home / "AppData" / "Roaming"
-    elif platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        xdg = env.get("XDG_DATA_HOME", "")
-        base = Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share"  # relative XDG paths are ignored
-    return base / "tafel"
 
 
 def default_flash_path():

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import fakechip
-from tafel_host import sim, sim_runtime
+from tafel_host import paths, sim, sim_runtime
 from tafel_host.cli import main
 from tafel_host.sim import ScriptError, SetupError, Step, parse_script
 from tafel_host.sim_device import Glass, SimDevice, SimError, parse_snap
@@ -108,12 +108,12 @@ def test_windows_is_told_about_wsl():
 
 def test_user_data_dir_per_platform(tmp_path):
     home = tmp_path / "home"
-    assert sim.user_data_dir("linux", {}, home) == home / ".local" / "share" / "tafel"
-    assert sim.user_data_dir("linux", {"XDG_DATA_HOME": "/x/data"}, home) == Path("/x/data/tafel")
-    assert sim.user_data_dir("linux", {"XDG_DATA_HOME": "relative"}, home) == home / ".local" / "share" / "tafel"
-    assert sim.user_data_dir("darwin", {}, home) == home / "Library" / "Application Support" / "tafel"
-    assert sim.user_data_dir("win32", {"APPDATA": "/appdata"}, home) == Path("/appdata/tafel")
-    assert sim.user_data_dir("win32", {}, home) == home / "AppData" / "Roaming" / "tafel"
+    assert paths.user_data_dir("linux", {}, home) == home / ".local" / "share" / "tafel"
+    assert paths.user_data_dir("linux", {"XDG_DATA_HOME": "/x/data"}, home) == Path("/x/data/tafel")
+    assert paths.user_data_dir("linux", {"XDG_DATA_HOME": "relative"}, home) == home / ".local" / "share" / "tafel"
+    assert paths.user_data_dir("darwin", {}, home) == home / "Library" / "Application Support" / "tafel"
+    assert paths.user_data_dir("win32", {"APPDATA": "/appdata"}, home) == Path("/appdata/tafel")
+    assert paths.user_data_dir("win32", {}, home) == home / "AppData" / "Roaming" / "tafel"
 
 
 def test_default_flash_lives_in_the_data_dir(monkeypatch, tmp_path):
