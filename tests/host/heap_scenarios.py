@@ -69,14 +69,6 @@ def device_build():
     return sim_runtime.device_build(ROOT)
 
 
-def needs_device_build(pytest):
-    """The gate's mark: none where the device build is there; a skip that says how to build it
-    where it is not; an error where the run requires it (CI sets TAFEL_REQUIRE_DEVICE_BUILD)."""
-    from needs import needs  # the suite's skip policy (imports pytest: not for the benches)
-
-    return needs(device_build() is not None, "the 32-bit device build (the heap gate's chip)", "make device-build")
-
-
 def mpy_build():
     """The 32-bit build without the application frozen in (firmware/port/unix/build.sh mpy), or None."""
     path = ROOT / sim_runtime.MPY_BUILD

@@ -31,6 +31,15 @@ def needs(present, what, how):
     return pytest.mark.skip(reason="%s is missing: %s" % (what, how))
 
 
+def needs_device_build():
+    """needs() of the 32-bit device build (make device-build): the heap gate's chip, the virtual chip."""
+    from simlink import ROOT
+    from tafel_host import sim_runtime
+
+    return needs(sim_runtime.device_build(ROOT) is not None, "the 32-bit device build (the virtual chip)",
+                 "make device-build")
+
+
 def skip_unless(present, what, how):
     """needs() inside a test: skip (or, in a run that requires everything, fail) here."""
     if present:

@@ -8,10 +8,8 @@ import os
 import re
 import subprocess
 
-import pytest
-
 import heap_scenarios
-from needs import skip_unless, tool
+from needs import needs_device_build, skip_unless, tool
 
 ROOT = heap_scenarios.ROOT
 WORKFLOW = ROOT / ".github" / "workflows" / "firmware.yml"
@@ -49,8 +47,7 @@ def test_the_size_check_reads_the_factory_partition():
 
 
 def _needs_device_build(test):
-    mark = heap_scenarios.needs_device_build(pytest)  # [] where the build is there
-    return mark(test) if mark else test
+    return needs_device_build()(test)
 
 
 @_needs_device_build

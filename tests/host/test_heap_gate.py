@@ -11,11 +11,12 @@
 import pytest
 
 import heap_scenarios
+from needs import needs_device_build
 from tafel_host import sim_runtime
 
 BUDGET = 64 * 1024
 
-pytestmark = heap_scenarios.needs_device_build(pytest)
+pytestmark = needs_device_build()
 
 
 @pytest.fixture(scope="module")
