@@ -91,18 +91,20 @@ APP = ("firmware/", "lib/tafel/", "host_tools/simboard/")  # the device's progra
 #     board parts, the core
 SOURCE = ("!firmware/port/",)  # the app run from source: the image's build does not count
 SIM = ("host_tools/__init__.py", "host_tools/app_files.py", "host_tools/exits.py", "host_tools/paths.py",
-       "host_tools/png.py", "host_tools/sim*.py")  # the
+       "host_tools/png.py", "host_tools/sim/")  # the
 #     simulator's launcher (tafel_host.sim: runtime, device process, serial line)
-BUNDLE = ("host_tools/bundle_build.py", "host_tools/keys.py", "host_tools/refusals.py") + SIM  # bundles, signed
+BUNDLE = ("host_tools/update/__init__.py", "host_tools/update/bundle_build.py", "host_tools/update/keys.py",
+          "host_tools/update/refusals.py") + SIM  # bundles, signed
 DEVICE_BUILD = ("firmware/port/", "!firmware/port/boards/", "!firmware/port/esp32/", "!firmware/port/_boot.py",
-                "host_tools/appimage.py") + BUNDLE  # the 32-bit unix builds with the app frozen in (build.sh,
+                "host_tools/update/appimage.py") + BUNDLE  # the 32-bit unix builds with the app frozen in (build.sh,
 #     manifests, variant, overlay, the image's appimage.py), not the ESP32 image's; the MicroPython source is outside
 PLAY = ("host_tools/cli.py", "tests/host/simlink.py", "tests/host/sim_games.py")  # games played by key script
-LINK = ("host_tools/link_*.py", "host_tools/ports.py", "host_tools/export.py", "host_tools/export_state.py",
-        "host_tools/salvage.py", "host_tools/storage_notes.py", "host_tools/rescue_link.py", "host_tools/exits.py",
-        "host_tools/isotime.py", "host_tools/progress.py")  # the laptop's end
-UPDATE = ("host_tools/update_client.py", "host_tools/update_trial.py", "host_tools/bundle_file.py",
-          "host_tools/serve_update.py")  # an update sent over USB and served over Wi-Fi
+LINK = tuple("host_tools/link/%s.py" % m for m in (
+    "__init__", "cli", "client", "errors", "stream", "ports", "export", "export_state", "salvage", "storage_notes")) + (
+    "host_tools/rescue/__init__.py", "host_tools/rescue/link.py", "host_tools/exits.py", "host_tools/isotime.py",
+    "host_tools/progress.py")  # the laptop's end (not link/roster_cli.py)
+UPDATE = ("host_tools/update/client.py", "host_tools/update/trial.py", "host_tools/update/bundle_file.py",
+          "host_tools/update/serve.py")  # an update sent over USB and served over Wi-Fi
 STORE = ("firmware/store/", "firmware/sim/blockdev.py",
          "firmware/sim/flashdev.py", "lib/tafel/", "!lib/tafel/bundle/")  # the store alone, on the emulated flash
 LAPTOP = ("host_tools/",)  # the laptop's whole `tafel` command: tests/host/lockstep.py runs its export and update

@@ -49,8 +49,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import heap_scenarios  # noqa: E402
 from benchlib import MPY_VERSION, kb, micropython_named, run_recorded, table  # noqa: E402
-from tafel_host import sim_runtime  # noqa: E402
-from tafel_host.sim import find_micropython  # noqa: E402
+from tafel_host.sim import runtime as sim_runtime  # noqa: E402
+from tafel_host.sim.launcher import find_micropython  # noqa: E402
 
 BUDGET = 64 * 1024
 GOAL = 56 * 1024
@@ -100,7 +100,7 @@ def main():
                              "firmware/port/unix/build.sh mpy), for comparison")
     parser.add_argument("--host-scale", action="store_true",
                         help="also each flow's smallest heap on the host port (64-bit, app from source): "
-                             "the factor host_tools/sim_runtime.py scales a board's heap by there")
+                             "the factor host_tools/sim/runtime.py scales a board's heap by there")
     args = parser.parse_args()
     build = sim_runtime.device_build(ROOT)
     if build is None:
@@ -174,7 +174,7 @@ def main():
         print(table(("board", "scenario", "host port", "device build", "ratio"),
                     [(b, n, kb(h), kb(d), "%.2f" % (h / d)) for b, n, h, d in scale], "llrrr"))
         worst = max(h / d for _, _, h, d in scale)
-        print("largest ratio %.2f; host_tools/sim_runtime.py HOST_SCALE is %.2f (%s)" % (
+        print("largest ratio %.2f; host_tools/sim/runtime.py HOST_SCALE is %.2f (%s)" % (
             worst, sim_runtime.HOST_SCALE, "a margin of %.0f %%" % (100 * (sim_runtime.HOST_SCALE / worst - 1))
             if sim_runtime.HOST_SCALE >= worst else "TOO SMALL: raise it"))
         failed = failed or sim_runtime.HOST_SCALE < worst

@@ -45,7 +45,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import esp32_clock  # noqa: E402
 from benchlib import callgrind_segments, micropython_named, run_recorded, table, tool_version  # noqa: E402
-from tafel_host import bundle_build, sim_runtime  # noqa: E402
+from tafel_host.sim import runtime as sim_runtime  # noqa: E402
+from tafel_host.update import bundle_build  # noqa: E402
 
 PROFILE = ROOT / "hardware" / "boards" / "esp32-devkitc-ssd1306.json"
 KEYS = 8

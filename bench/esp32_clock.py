@@ -58,7 +58,7 @@ from benchlib import (  # noqa: E402
     table,
     tool_version,
 )
-from tafel_host import sim_runtime  # noqa: E402
+from tafel_host.sim import runtime as sim_runtime  # noqa: E402
 
 # ---- the published figures ------------------------------------------------------------------
 

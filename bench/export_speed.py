@@ -6,14 +6,14 @@
 #    by key script in the headless simulator onto a flash image (or reuses
 #    --flash IMG if that file exists: playing takes a minute or two).
 # 2. Runs the simulator on that image with its USB serial as a pseudo-terminal
-#    paced to baud/10 bytes a second each way (host_tools/sim_serial.py) and
+#    paced to baud/10 bytes a second each way (host_tools/sim/serial.py) and
 #    exports every game with the host's link client, counting bytes on the wire.
 # 3. For comparison, the same journal files (data/games/*.tj on the image) are
 #    copied with `mpremote cp -r`: once on the simulator's own port (its REPL
 #    beside the link, firmware/sim/simusb.py, which runs in the simulated
 #    device's 10 ms steps), counted through a pass-through pseudo-terminal;
 #    and once from a MicroPython unix-port REPL (the image mounted read-only)
-#    behind a pseudo-terminal paced the same way (sim_serial.Pacer), whose
+#    behind a pseudo-terminal paced the same way (sim/serial.py's Pacer), whose
 #    REPL answers as fast as a device's C REPL would.
 # The budget (DESIGN §8): the export keeps the line >= 90 % busy.
 import argparse
@@ -37,10 +37,10 @@ from benchlib import micropython_named, run_recorded  # noqa: E402
 from benchlib import table as markdown  # noqa: E402
 from simlink import SimPort, play  # noqa: E402
 from tafel import wire  # noqa: E402
-from tafel_host import sim_runtime  # noqa: E402
-from tafel_host.link_client import Link  # noqa: E402
-from tafel_host.sim import find_micropython  # noqa: E402
-from tafel_host.sim_serial import Pacer  # noqa: E402
+from tafel_host.link.client import Link  # noqa: E402
+from tafel_host.sim import runtime as sim_runtime  # noqa: E402
+from tafel_host.sim.launcher import find_micropython  # noqa: E402
+from tafel_host.sim.serial import Pacer  # noqa: E402
 
 BUDGET = 0.90
 

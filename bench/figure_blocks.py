@@ -120,7 +120,7 @@ def device_rows(load):
                 "%s %s" % verdict for verdict in zip(names, board.column("budget")))),
             "`make heap`"))
     scale = heap.table("Host scale")
-    worst, setting, margin = heap.find(r"^largest ratio ([\d.]+); host_tools/sim_runtime.py HOST_SCALE is ([\d.]+) "
+    worst, setting, margin = heap.find(r"^largest ratio ([\d.]+); \S+ HOST_SCALE is ([\d.]+) "
                                        r"\((.*)\)$", None)
     rows.append(("the host port's heap for the same flows (PyPI unix port, 64-bit, the app from source) over the "
                  "device build's, for `tafel sim` without the device build",

@@ -29,17 +29,17 @@ sys.path.insert(0, str(ROOT / "tests" / "host"))
 import sim_games  # noqa: E402
 from benchlib import micropython_named, run_recorded, table  # noqa: E402
 from simlink import play  # noqa: E402
-from tafel_host import sim_runtime  # noqa: E402
-from tafel_host.link_client import Link  # noqa: E402
-from tafel_host.rescue_link import read_flash  # noqa: E402
-from tafel_host.sim import (  # noqa: E402
+from tafel_host.link.client import Link  # noqa: E402
+from tafel_host.rescue.link import read_flash  # noqa: E402
+from tafel_host.sim import runtime as sim_runtime  # noqa: E402
+from tafel_host.sim.device import SimDevice  # noqa: E402
+from tafel_host.sim.launcher import (  # noqa: E402
     DEFAULT_BOARD,
     find_board,
     find_run_py,
     follow_real_time,  # noqa: E402
 )
-from tafel_host.sim_device import SimDevice  # noqa: E402
-from tafel_host.sim_serial import SimSerial  # noqa: E402
+from tafel_host.sim.serial import SimSerial  # noqa: E402
 
 BLOCK, BLOCKS = 4096, 512
 RUNNING = "1 D D # # 2 6 6 wait:1200 6 6 2 # # # 2 2 3 3 6 6 # D # A D 5 # #\n"

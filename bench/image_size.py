@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 from benchlib import kb, run_recorded, table  # noqa: E402
-from tafel_host import bundle_build  # noqa: E402
+from tafel_host.update import bundle_build  # noqa: E402
 
 PARTITION = 0x1F0000
 SECTIONS = (".text", ".rodata", ".data.rel.ro", ".data")

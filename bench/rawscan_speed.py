@@ -27,8 +27,8 @@ import esp32_clock  # noqa: E402
 import sim_games  # noqa: E402
 from benchlib import callgrind_segments, micropython_named, run_recorded, table  # noqa: E402
 from simlink import play  # noqa: E402
-from tafel_host import sim_runtime  # noqa: E402
-from tafel_host.sim import find_micropython  # noqa: E402
+from tafel_host.sim import runtime as sim_runtime  # noqa: E402
+from tafel_host.sim.launcher import find_micropython  # noqa: E402
 
 FLASH_READ_MBS = 10.0  # 40 MHz, two data lines: the best the chip's flash gives
 # Larger chips: MicroPython's ESP32 port makes the file system of everything the partition table

@@ -27,9 +27,10 @@ sys.path.insert(0, str(ROOT / "tests" / "host"))
 
 from benchlib import micropython_named, run_recorded, table  # noqa: E402
 from simlink import SimPort  # noqa: E402
-from tafel_host import bundle_build, keys, update_client  # noqa: E402
-from tafel_host.link_client import Link  # noqa: E402
-from tafel_host.sim import find_micropython  # noqa: E402
+from tafel_host.link.client import Link  # noqa: E402
+from tafel_host.sim.launcher import find_micropython  # noqa: E402
+from tafel_host.update import bundle_build, keys  # noqa: E402
+from tafel_host.update import client as update_client  # noqa: E402
 
 
 def build(tmp, key_path, store, version, optimise=None):

@@ -5,23 +5,19 @@ import sys
 from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
-from . import (
-    __version__,
-    bundle_cli,
-    calibrate,
-    hardware,
-    history_cli,
-    keys,
-    link_cli,
-    rescue,
-    roster_cli,
-    rules_cli,
-    serve_update,
-    sim,
-    update_client,
-)
-from . import flash as flash_cli
+from . import __version__, rules_cli
 from .exits import Exit
+from .hardware import calibrate
+from .hardware import cli as hardware_cli
+from .history import cli as history_cli
+from .link import cli as link_cli
+from .link import roster_cli
+from .rescue import cli as rescue_cli
+from .sim import launcher as sim_launcher
+from .update import bundle_cli, keys
+from .update import client as update_client
+from .update import flash as flash_cli
+from .update import serve as serve_update
 
 
 def _parse_values(pairs):
@@ -66,8 +62,8 @@ def build_parser():
         help="house rule: points for a rank, e.g. --value swap=50 (repeatable)",
     )
     cmd.set_defaults(run=points)
-    sim.add_parser(commands)
-    hardware.add_parser(commands)
+    sim_launcher.add_parser(commands)
+    hardware_cli.add_parser(commands)
     link_cli.add_parsers(commands)
     roster_cli.add_parsers(commands)
     history_cli.add_parsers(commands)
@@ -76,7 +72,7 @@ def build_parser():
     update_client.add_parser(commands)
     serve_update.add_parser(commands)
     flash_cli.add_parser(commands)
-    rescue.add_parser(commands)
+    rescue_cli.add_parser(commands)
     rules_cli.add_parser(commands)
     calibrate.add_parser(commands)
     return parser

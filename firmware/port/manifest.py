@@ -15,7 +15,7 @@
 # Beside the application: overlay.py, which lays an update's modules over the frozen
 # ones (bootsel.boot() installs it; in no bundle, so no update can replace it), and appimage.py, what the image holds (its version and the
 # SHA-256 of every frozen file as a bundle carries it), which updates compare
-# bundles with. The image's build writes it first (python -m tafel_host.appimage).
+# bundles with. The image's build writes it first (python -m tafel_host.update.appimage).
 import os
 
 # The core but its CPython-only inflating (bundle/inflate_zlib.py: zlib, which a device does not

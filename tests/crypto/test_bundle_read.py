@@ -237,7 +237,7 @@ def test_fixture_is_what_the_builder_makes():
     pytest.importorskip("cryptography")
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from tafel_host import bundle_build, keys
+    from tafel_host.update import bundle_build, keys
 
     key = Ed25519PrivateKey.from_private_bytes(SECRET)
     assert keys.public_bytes(key) == PUBLIC

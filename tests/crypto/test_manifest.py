@@ -138,8 +138,8 @@ def test_paths_must_ascend():
 
 def test_the_laptops_writer_makes_this_text():
     pytest.importorskip("cryptography")  # the host tools need it; skips under MicroPython
-    from tafel_host.bundle_build import BundleProblem, encode_manifest
-    from tafel_host.bundle_build import pack_header as host_header
+    from tafel_host.update.bundle_build import BundleProblem, encode_manifest
+    from tafel_host.update.bundle_build import pack_header as host_header
 
     assert encode_manifest("0.2.0", 1, False, 6, 10, FILES) == good()
     assert encode_manifest("0.1.0", 0, True, 6, 10, FILES) == text("0.1.0", 0, "yes")

@@ -4,7 +4,7 @@
 #   srv.cut_after = 300                     # dies (closes everything) after 300 body bytes of the bundle
 #   srv.ranges                              # [(first, last)] asked for, in order
 #   srv.stop()
-# It answers as `tafel serve-update` does (host_tools/serve_update.py) but only
+# It answers as `tafel serve-update` does (host_tools/update/serve.py) but only
 # what the device asks for; the host suite runs the real one end to end.
 import _thread
 import json

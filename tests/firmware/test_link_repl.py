@@ -71,7 +71,7 @@ def test_in_a_session_ctrl_c_is_only_a_bad_byte():
 
 
 def test_the_launcher_is_told_when_a_session_begins_and_ends():
-    # sim_serial.py drops what overflows the 260-byte ring only while the app reads the port.
+    # host_tools/sim/serial.py drops what overflows the 260-byte ring only while the app reads the port.
     path = "/tmp/tafel-test-session-%08x" % int.from_bytes(os.urandom(4), "big")
 
     def flag():

@@ -24,7 +24,7 @@ class Jitter:
 
 
 def real_time_waits(total_ms):
-    """The waits `tafel sim --stay` makes (host_tools/sim.py follow_real_time): every 10 ms tick
+    """The waits `tafel sim --stay` makes (host_tools/sim/launcher.py follow_real_time): every 10 ms tick
     and some overhead, the whole milliseconds since the last wait, the fraction carried."""
     jitter = Jitter()
     wall = last = 0.0

@@ -42,7 +42,7 @@ def test_the_worked_example_on_the_colour_board():
 
 
 def test_the_board_shows_rgb565_as_the_launcher_snaps_it():
-    # What the launcher's snap sends on (host_tools/sim_device.py): the board's picture, RGB565
+    # What the launcher's snap sends on (host_tools/sim/device.py): the board's picture, RGB565
     # big-endian row by row, and the text rows the firmware's canvas said.
     dev = device()
     picture = dev.chip.picture()

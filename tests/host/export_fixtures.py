@@ -1,7 +1,7 @@
 # Games for the host tests, built with the core exactly as the device builds them: records, framed.
 from tafel import journal
 from tafel.game import Game
-from tafel_host import export
+from tafel_host.link import export
 
 PLAYERS = ("Anna", "Ben", "Cleo")
 EVENING = 1740852000  # 2025-03-01 18:00 UTC

@@ -1,4 +1,4 @@
-# Test helper: a fake chip process for SimDevice (host_tools/sim_device.py), speaking the wire's frames.
+# Test helper: a fake chip process for SimDevice (host_tools/sim/device.py), speaking the wire's frames.
 #
 #   SimDevice([sys.executable, "-c", fakechip.script(["ok asleep", "ok"], then="exit")], profile=fakechip.PROFILE)
 #

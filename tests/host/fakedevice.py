@@ -14,8 +14,8 @@ from types import SimpleNamespace
 
 from tafel import wire
 from tafel.records import put_varint
-from tafel_host import export
-from tafel_host.history import epoch as export_epoch
+from tafel_host.history.database import epoch as export_epoch
+from tafel_host.link import export
 
 
 class FakeDevice:

@@ -41,9 +41,10 @@ from pathlib import Path
 from lockstep import Lockstep
 from simlink import ROOT
 from simupdate import install, signed_versions
-from tafel_host import serve_update, sim_runtime
-from tafel_host.heap_keys import GAME_KEYS, NAMES, ROUNDS, evening_keys, tour_keys  # noqa: F401 (used by gates)
-from tafel_host.sim_device import SimDevice, SimError
+from tafel_host.hardware.heap_keys import GAME_KEYS, NAMES, ROUNDS, evening_keys, tour_keys  # noqa: F401 (used by gates)
+from tafel_host.sim import runtime as sim_runtime
+from tafel_host.sim.device import SimDevice, SimError
+from tafel_host.update import serve as serve_update
 
 BOARDS = ("esp32-devkitc-ssd1306", "lilygo-tdisplay-st7789", "esp32-devkitc-ili9341")
 BOARD = BOARDS[0]
@@ -100,7 +101,7 @@ class Scenarios:
         """The application compiled as a bundle carries it, in a folder: the .mpy deployment."""
         folder = self.dir / "app-mpy"
         if not folder.is_dir():
-            from tafel_host import bundle_build
+            from tafel_host.update import bundle_build
 
             files, _ = bundle_build.compile_tree(bundle_build.find_mpy_cross())
             for path, data in files:
@@ -142,7 +143,7 @@ class Scenarios:
     def _command(self, board, heap, system, kind, flash):
         path = board_path(board)
         if kind == "host":
-            from tafel_host.sim import find_micropython
+            from tafel_host.sim.launcher import find_micropython
 
             runtime = sim_runtime.Runtime("host", find_micropython(), heap, None, "")
             return sim_runtime.command(runtime, RUN_PY, flash, path)

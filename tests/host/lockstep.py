@@ -1,7 +1,7 @@
 # A USB serial whose host runs in step with the simulated device's time: the same bytes at the same steps in every run.
 #
 #   with Lockstep(dev_command) as ls:        # the FIFOs; ls.device_args() go on the chip's command line
-#       ls.attach(device)                    # the started SimDevice (tafel_host.sim_device)
+#       ls.attach(device)                    # the started SimDevice (tafel_host.sim.device)
 #       code = ls.run(["export", "-o", out])  # a tafel command, in this process, on the port "tafelsim://N"
 #
 # The heap scenarios (heap_scenarios.py) measure the chip's memory, and where
@@ -30,8 +30,11 @@ import threading
 
 import serial
 
-from tafel_host import link_client, link_stream, update_client, update_trial
 from tafel_host.cli import main as tafel
+from tafel_host.link import client as link_client
+from tafel_host.link import stream as link_stream
+from tafel_host.update import client as update_client
+from tafel_host.update import trial as update_trial
 
 _CLOCKED = (link_client, link_stream, update_client, update_trial)  # the laptop's modules that time the link
 

@@ -80,7 +80,7 @@ SENT = [0]  # bodies put so far (a refusal at the head comes before any)
 
 
 def transfer(st, data):
-    """What the laptop does (host_tools/update_client.py), against a Stager directly."""
+    """What the laptop does (host_tools/update/client.py), against a Stager directly."""
     head = head_of(data)
     st.begin(hashlib.sha256(head).digest()[:8], len(head))
     state, have, wanted = st.status()

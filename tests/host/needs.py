@@ -34,7 +34,7 @@ def needs(present, what, how):
 def needs_device_build():
     """needs() of the 32-bit device build (make device-build): the heap gate's chip, the virtual chip."""
     from simlink import ROOT
-    from tafel_host import sim_runtime
+    from tafel_host.sim import runtime as sim_runtime
 
     return needs(sim_runtime.device_build(ROOT) is not None, "the 32-bit device build (the virtual chip)",
                  "make device-build")

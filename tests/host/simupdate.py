@@ -9,8 +9,8 @@
 import subprocess
 
 from simlink import ROOT
-from tafel_host import bundle_build, keys
-from tafel_host.sim import DEFAULT_BOARD, device_runtime, find_board
+from tafel_host.sim.launcher import DEFAULT_BOARD, device_runtime, find_board
+from tafel_host.update import bundle_build, keys
 
 INSTALL = ROOT / "firmware" / "sim" / "install.py"
 # A standard game to 200 for Anna, Ben and Cleo, one round saved (docs/screens.txt's start).

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tafel_host import bundle_build, keys
+from tafel_host.update import bundle_build, keys
 from test_update_device import compiled
 
 TESTS = Path(__file__).resolve().parents[1]

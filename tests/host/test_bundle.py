@@ -14,9 +14,9 @@ import pytest
 from tafel.bundle import manifest as fmt
 from tafel.bundle import reader
 from tafel.bundle.errors import UpdateError
-from tafel_host import bundle_build, keys
 from tafel_host.cli import main
-from tafel_host.sim import find_micropython
+from tafel_host.sim.launcher import find_micropython
+from tafel_host.update import bundle_build, keys
 
 REPO = Path(__file__).resolve().parents[2]
 FIRMWARE = REPO / "firmware"

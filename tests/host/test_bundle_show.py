@@ -6,9 +6,9 @@
 # tests/host/test_update_device.py. The bundle and keys are test_bundle.py's.
 import pytest
 
-from tafel_host import bundle_build, bundle_check
 from tafel_host.cli import main
-from tafel_host.refusals import sentence
+from tafel_host.update import bundle_build, bundle_check
+from tafel_host.update.refusals import sentence
 from test_bundle import VERSION, fmt, on_device, setup, variant  # noqa: F401 (setup: the fixture)
 
 
@@ -110,11 +110,11 @@ def test_a_version_module_that_says_another_version_is_refused(setup, monkeypatc
     # without a MicroPython to read it with, show says so plainly and refuses nothing it cannot check
 
     def nowhere():
-        from tafel_host.sim import SetupError
+        from tafel_host.sim.launcher import SetupError
 
         raise SetupError("none here")
 
-    monkeypatch.setattr("tafel_host.sim.find_micropython", nowhere)
+    monkeypatch.setattr("tafel_host.sim.launcher.find_micropython", nowhere)
     code, out = show(setup, path)
     assert code == 0 and "lib/tafel/version.mpy NOT CHECKED" in out and "no MicroPython" in out
 

@@ -11,8 +11,8 @@ import json
 from needs import POSIX, needs, tool
 from simlink import SimPort, play
 from simupdate import GAME, install, signed_versions
-from tafel_host import calibrate, heap_keys
 from tafel_host.cli import main
+from tafel_host.hardware import calibrate, heap_keys
 
 pytestmark = [
     needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS"),

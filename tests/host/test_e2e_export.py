@@ -14,8 +14,8 @@ from needs import POSIX, needs
 from simlink import ROOT, SimPort, play, tafel
 from tafel.game import Game
 from tafel_host.cli import main
-from tafel_host.export_state import DeviceState
-from tafel_host.sim import find_micropython
+from tafel_host.link.export_state import DeviceState
+from tafel_host.sim.launcher import find_micropython
 
 pytestmark = [
     needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS"),
@@ -103,7 +103,7 @@ def spool_games(device_id):
 
 
 def device_id(port):
-    from tafel_host.link_client import Link
+    from tafel_host.link.client import Link
 
     link = Link.open(port)
     try:

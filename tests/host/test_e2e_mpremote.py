@@ -54,7 +54,7 @@ def _controlling_terminal():
 
 class ReplDevice:
     def __init__(self, app, cwd):
-        from tafel_host.sim import find_micropython
+        from tafel_host.sim.launcher import find_micropython
 
         self.repl_master, repl_slave = os.openpty()
         self.host_master, self.host_slave = os.openpty()

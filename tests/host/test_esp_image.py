@@ -3,8 +3,8 @@ import hashlib
 
 import pytest
 
-from tafel_host import esp_image
-from tafel_host.flash import esptool_commands, image_pieces
+from tafel_host.update import esp_image
+from tafel_host.update.flash import esptool_commands, image_pieces
 
 
 def app_image(segments, hashed=True, tail=None):

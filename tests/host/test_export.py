@@ -8,7 +8,8 @@ import pytest
 from export_fixtures import EVENING, comeback_game, doc, play, worked_example
 from tafel import journal, wire
 from tafel.errors import RecordError
-from tafel_host import export, isotime
+from tafel_host import isotime
+from tafel_host.link import export
 
 
 def test_worked_example_exports_anna_89():
@@ -217,7 +218,7 @@ def test_every_note_about_one_game_names_it_in_game_whatever_firmware_sent_it():
 
 
 def test_tafel_export_tells_each_damaged_game():
-    from tafel_host import salvage
+    from tafel_host.link import salvage
 
     _, frames, _ = evening_game(25)
     damaged = b"".join(frames[:11]) + flip(frames[11]) + b"".join(frames[12:])

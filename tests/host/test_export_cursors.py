@@ -3,7 +3,7 @@ import json
 
 from simlink import SimPort, play
 from tafel_host.cli import main
-from tafel_host.export_state import DeviceState
+from tafel_host.link.export_state import DeviceState
 
 NAMES = """# # 2 6 6 wait:1200 6 6 2 #
 # # 2 2 3 3 6 6 #

@@ -7,9 +7,9 @@ from export_fixtures import play, worked_example
 from fakedevice import FakeDevice
 from tafel import journal, wire
 from tafel.records import put_text, put_varint
-from tafel_host import link_client
 from tafel_host.cli import main
-from tafel_host.export_state import DeviceState
+from tafel_host.link import client as link_client
+from tafel_host.link.export_state import DeviceState
 
 
 class Device(FakeDevice):

@@ -12,7 +12,7 @@ from export_fixtures import EVENING, comeback_game, doc, worked_example
 from fakedevice import FakeDevice
 from tafel import wire
 from tafel_host.cli import main
-from tafel_host.export_state import DeviceState
+from tafel_host.link.export_state import DeviceState
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,7 +97,7 @@ def test_a_closed_pipe_ends_every_command_quietly(device, tmp_path):
 
 def test_a_file_that_cannot_be_written_after_the_transfer_keeps_the_games_for_since(device, data_home, tmp_path,
                                                                                     capsys, monkeypatch):
-    from tafel_host import link_cli
+    from tafel_host.link import cli as link_cli
 
     def full(*args):
         raise OSError(28, "No space left on device")

@@ -11,11 +11,12 @@ from needs import POSIX, needs
 from noisyline import NoisyLine
 from simlink import RUN_PY, SimPort, play
 from tafel import wire
-from tafel_host import link_client, link_errors
 from tafel_host.cli import main
-from tafel_host.link_client import Link
-from tafel_host.link_errors import DeviceError
-from tafel_host.link_stream import Shrink
+from tafel_host.link import client as link_client
+from tafel_host.link import errors as link_errors
+from tafel_host.link.client import Link
+from tafel_host.link.errors import DeviceError
+from tafel_host.link.stream import Shrink
 
 pytestmark = needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS")
 
@@ -137,7 +138,7 @@ def test_a_firmware_that_refuses_the_chunk_is_asked_again_without_it_and_not_aga
         if len(runs) == 1:
             raise Shrink(32)
 
-    monkeypatch.setattr("tafel_host.link_stream.ExportStream.run", run)
+    monkeypatch.setattr("tafel_host.link.stream.ExportStream.run", run)
     link = _OldFirmware()
     link.export(wire.ALL)
     assert link.asked == [(wire.EXPORT, bytes([wire.ALL])), (wire.CANCEL, b""),

@@ -277,13 +277,13 @@ def test_a_change_to_a_measured_file_makes_its_results_stale(tmp_path):
 
 
 def test_which_files_an_entry_measures():
-    entries = ("firmware/", "!firmware/port/", "firmware/port/unix/", "host_tools/sim*.py", "lib/tafel/game.py")
+    entries = ("firmware/", "!firmware/port/", "firmware/port/unix/", "host_tools/*_cli.py", "lib/tafel/game.py")
     assert benchlib.counts("firmware/ui/home.py", entries)
     assert not benchlib.counts("firmware/port/manifest.py", entries)  # left out by the more specific "!"
     assert benchlib.counts("firmware/port/unix/build.sh", entries)  # taken in again by a yet more specific one
     assert not benchlib.counts("firmware/README.md", entries)  # Markdown never counts
-    assert benchlib.counts("host_tools/sim_device.py", entries) and benchlib.counts("host_tools/sim.py", entries)
-    assert not benchlib.counts("host_tools/simboard/parts.py", entries)  # "*" stays within its folder
+    assert benchlib.counts("host_tools/rules_cli.py", entries) and benchlib.counts("host_tools/other_cli.py", entries)
+    assert not benchlib.counts("host_tools/link/roster_cli.py", entries)  # "*" stays within its folder
     assert not benchlib.counts("lib/tafel/game.pyc", entries) and not benchlib.counts("firmwarex/a.py", entries)
     assert not benchlib.counts("firmware/a.py", entries + ("!firmware/",))  # a tie: the exclusion
     assert benchlib.measures("core_budget")[:2] == ("bench/core_budget.py", "bench/benchlib.py")

@@ -15,11 +15,11 @@ import pytest
 
 from needs import POSIX, needs
 from simlink import ROOT, SimPort, play
-from tafel_host import bundle_build, keys
 from tafel_host.cli import main
-from tafel_host.flash import CHIPS, esptool_commands
-from tafel_host.link_client import Link
-from tafel_host.sim import DEFAULT_BOARD, device_runtime, find_board, find_micropython
+from tafel_host.link.client import Link
+from tafel_host.sim.launcher import DEFAULT_BOARD, device_runtime, find_board, find_micropython
+from tafel_host.update import bundle_build, keys
+from tafel_host.update.flash import CHIPS, esptool_commands
 
 pytestmark = [
     needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS"),
@@ -218,7 +218,7 @@ def test_bad_input_is_refused_before_the_board_is_touched(s, tmp_path, capsys):
 def test_mpremote_that_stops_answering_is_ended_with_a_clear_error(monkeypatch):
     # mpremote has no time limit of its own and prints nothing while it waits for a board that
     # went silent: the install ends it at its limit instead of waiting for ever.
-    from tafel_host import flash_install
+    from tafel_host.update import flash_install
 
     monkeypatch.setattr(flash_install, "mpremote_argv",
                         lambda port, *commands, **how: [sys.executable, "-c", "import time; time.sleep(60)"])

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from needs import skip_unless
-from tafel_host import sim
 from tafel_host.cli import main
-from tafel_host.hardware_docs import HardwareError, documents, generate
-from tafel_host.hardware_model import load_parts, load_profiles, parts, parts_path, pin_uses
+from tafel_host.hardware.docs import HardwareError, documents, generate
+from tafel_host.hardware.model import load_parts, load_profiles, parts, parts_path, pin_uses
+from tafel_host.sim import launcher as sim
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILES = load_profiles()

@@ -12,7 +12,7 @@ import pytest
 
 import heap_scenarios
 from needs import needs_device_build
-from tafel_host import sim_runtime
+from tafel_host.sim import runtime as sim_runtime
 
 BUDGET = 64 * 1024
 

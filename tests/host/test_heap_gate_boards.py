@@ -11,8 +11,8 @@ import pytest
 
 import heap_scenarios
 from needs import needs_device_build
-from tafel_host import sim_runtime
-from tafel_host.sim import find_micropython
+from tafel_host.sim import runtime as sim_runtime
+from tafel_host.sim.launcher import find_micropython
 
 BUDGET = 64 * 1024
 

@@ -6,9 +6,10 @@ import sqlite3
 import pytest
 
 from export_fixtures import EVENING, comeback_game, doc, play, worked_example
-from tafel_host import charts, history, report, stats
 from tafel_host.cli import main
-from tafel_host.history import History, HistoryError
+from tafel_host.history import charts, report, stats
+from tafel_host.history import database as history
+from tafel_host.history.database import History, HistoryError
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -390,7 +391,7 @@ def genuine_games():
 
 @pytest.mark.parametrize("with_journal", [True, False])
 def test_every_genuine_game_proves_itself_with_or_without_its_journal(with_journal):
-    from tafel_host import verify
+    from tafel_host.history import verify
 
     for game in doc(list(genuine_games()))["games"]:
         game = json.loads(json.dumps(game))

@@ -5,7 +5,7 @@
 # below with its reason. Every import statement of every file is read (ast), relative ones resolved.
 # Each rule is also shown to catch its violation, on a small tree made in the test.
 # Scripts the laptop hands to a MicroPython subprocess (bundle_check's version reader, the
-# simulator, host_tools/onboard/) are text, not imports, and run on the device's interpreter.
+# simulator, host_tools/hardware/onboard/) are text, not imports, and run on the device's interpreter.
 import ast
 from pathlib import Path
 
@@ -49,12 +49,13 @@ DYNAMIC_LOADS = {
     ("firmware/update/complete.py", "__import__"): "that version module, imported by its name",
 }
 
-ONBOARD = "onboard"  # host_tools/onboard/: scripts the laptop sends to the board as text (tafel calibrate)
+ONBOARD = ("hardware", "onboard")  # host_tools/hardware/onboard/: scripts the laptop sends to the board as text
+#     (tafel calibrate)
 
 
 def _py_files(folder):
     return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts and
-                  not (folder.name == "host_tools" and p.relative_to(folder).parts[0] == ONBOARD))
+                  not (folder.name == "host_tools" and p.relative_to(folder).parts[:2] == ONBOARD))
 
 
 def _app_files(firmware):
@@ -212,14 +213,14 @@ def test_code_is_loaded_without_an_import_statement_only_where_named():
 
 
 def test_the_scripts_for_the_board_import_nothing_of_the_laptop_and_no_module_imports_them():
-    onboard = sorted((HOST / ONBOARD).glob("*.py"))
+    onboard = sorted(HOST.joinpath(*ONBOARD).glob("*.py"))
     assert onboard
     for path in onboard:
         names = [name for _, name in imports(path, "board")]
         assert not [n for n in names if _top(n) in ("tafel_host", "host_tools", "sim")], path
     for path in _py_files(HOST):
         names = [name for _, name in imports(path, _module_name(path, HOST, "tafel_host"))]
-        assert not [n for n in names if ONBOARD in n.split(".")], path
+        assert not [n for n in names if ONBOARD[-1] in n.split(".")], path
 
 
 def test_every_firmware_module_is_in_a_layer():

@@ -1,4 +1,4 @@
-# `tafel keygen` and the trust store (host_tools/keys.py). Keys only ever in temporary folders.
+# `tafel keygen` and the trust store (host_tools/update/keys.py). Keys only ever in temporary folders.
 import os
 import stat
 import subprocess
@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from needs import POSIX, skip_unless
-from tafel_host import keys
 from tafel_host.cli import main
+from tafel_host.update import keys
 
 REPO = Path(__file__).resolve().parents[2]
 STORE = REPO / "firmware" / "update" / "trusted.py"

@@ -10,9 +10,9 @@ from export_fixtures import comeback_game, play, worked_example
 from fakedevice import FakeDevice
 from tafel import journal, wire
 from tafel_host.cli import main
-from tafel_host.export_state import DeviceState
-from tafel_host.link_client import Link
-from tafel_host.link_errors import DeviceError, DeviceGone, NoAnswer
+from tafel_host.link.client import Link
+from tafel_host.link.errors import DeviceError, DeviceGone, NoAnswer
+from tafel_host.link.export_state import DeviceState
 
 FAST = {"reply": 0.3, "stream": 1.0, "nudge": 0.3, "handshake": 0.3}
 
@@ -222,7 +222,7 @@ def test_exit_codes_no_device_and_usage(data_home, capsys, monkeypatch):
         main(["export", "--since", "twelve"])
     assert exit_.value.code == 2
     assert main(["roster", "push"]) == 2
-    monkeypatch.setattr("tafel_host.ports.comports", lambda: [])
+    monkeypatch.setattr("tafel_host.link.ports.comports", lambda: [])
     assert main(["info"]) == 3
     assert "no Tafel found" in capsys.readouterr().err
 

@@ -1,11 +1,11 @@
 # The firmware image freezes exactly the application a bundle carries (less main.py): what
-# firmware/port/manifest.py names is what host_tools/appimage.py tells staging the image holds.
+# firmware/port/manifest.py names is what host_tools/update/appimage.py tells staging the image holds.
 # A module a bundle has but the image does not freeze would be left out of every update's slot
 # (the image "holds" it by its digest) and then be missing on the device.
 from pathlib import PurePosixPath
 
 from simlink import ROOT
-from tafel_host import bundle_build
+from tafel_host.update import bundle_build
 
 PORT = ROOT / "firmware" / "port"
 

@@ -3,8 +3,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from tafel_host import ports
-from tafel_host.ports import PortError
+from tafel_host.link import ports
+from tafel_host.link.ports import PortError
 
 
 def port(device, vid=None, pid=None):

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from tafel_host.cli import main
-from tafel_host.hardware_check import check
-from tafel_host.hardware_model import boards_dir, load_profiles, pin_uses
+from tafel_host.hardware.check import check
+from tafel_host.hardware.model import boards_dir, load_profiles, pin_uses
 
 PROFILES = load_profiles()
 DEFAULT = "esp32-devkitc-ssd1306"
@@ -387,7 +387,7 @@ def test_tafel_hardware_check_prints_each_board(capsys):
 
 
 def test_tafel_hardware_check_names_a_broken_board_and_fails(capsys, monkeypatch):
-    from tafel_host import hardware
+    from tafel_host.hardware import cli as hardware
 
     broken = copy.deepcopy(PROFILES)
     name = sorted(broken)[0]

@@ -20,12 +20,12 @@ import sim_games
 from needs import POSIX, needs
 from simlink import ROOT, play
 from tafel_host.cli import main
-from tafel_host.link_client import Link
-from tafel_host.rescue import rescue_image
-from tafel_host.rescue_link import read_flash
-from tafel_host.sim import DEFAULT_BOARD, auto_command, find_board, find_run_py, follow_real_time
-from tafel_host.sim_device import SimDevice
-from tafel_host.sim_serial import SimSerial
+from tafel_host.link.client import Link
+from tafel_host.rescue.cli import rescue_image
+from tafel_host.rescue.link import read_flash
+from tafel_host.sim.device import SimDevice
+from tafel_host.sim.launcher import DEFAULT_BOARD, auto_command, find_board, find_run_py, follow_real_time
+from tafel_host.sim.serial import SimSerial
 
 pytestmark = [
     needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS"),

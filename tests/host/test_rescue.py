@@ -14,14 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from tafel_host import cli, export, salvage
-from tafel_host import rescue_lfs as lfs
-from tafel_host.history import History
-from tafel_host.rescue import IMAGE_SIZE, rescue_image
-from tafel_host.rescue_frames import scan
-from tafel_host.rescue_raw import raw_runs
-from tafel_host.rescue_volume import Volume
-from tafel_host.sim import find_micropython
+from tafel_host import cli
+from tafel_host.history.database import History
+from tafel_host.link import export, salvage
+from tafel_host.rescue import lfs
+from tafel_host.rescue.cli import IMAGE_SIZE, rescue_image
+from tafel_host.rescue.frames import scan
+from tafel_host.rescue.raw import raw_runs
+from tafel_host.rescue.volume import Volume
+from tafel_host.sim.launcher import find_micropython
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "host" / "mpy_rescue_image.py"

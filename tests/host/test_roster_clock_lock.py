@@ -10,10 +10,10 @@ from fakedevice import FakeDevice
 from needs import POSIX, needs
 from simlink import SimPort, tafel
 from tafel import wire
-from tafel_host import ports
 from tafel_host.cli import main
-from tafel_host.export import csv_rows
-from tafel_host.link_client import Link
+from tafel_host.link import ports
+from tafel_host.link.client import Link
+from tafel_host.link.export import csv_rows
 
 on_posix = needs(POSIX, "pseudo-terminals", "the simulator's serial is one: run it on Linux or macOS")
 
@@ -76,7 +76,7 @@ def test_csv_shows_a_stored_control_character_escaped_on_one_line():
 @pytest.mark.parametrize("now", [2 ** 32 - 5, wire.CLOCK_MAX + 1, 0])
 def test_a_laptop_clock_the_device_cannot_hold_is_refused_before_setting(device, data_home, capsys,
                                                                           monkeypatch, now):
-    monkeypatch.setattr("tafel_host.link_cli.time.time", lambda: now)
+    monkeypatch.setattr("tafel_host.link.cli.time.time", lambda: now)
     assert main(["clock", "--port", device.url]) == 2
     err = capsys.readouterr().err
     assert "the device takes 1 to %d (up to 2099-12-31 23:59:59 UTC)" % wire.CLOCK_MAX in err
@@ -85,7 +85,7 @@ def test_a_laptop_clock_the_device_cannot_hold_is_refused_before_setting(device,
 
 
 def test_the_latest_clock_the_device_takes_is_set(device, data_home, monkeypatch):
-    monkeypatch.setattr("tafel_host.link_cli.time.time", lambda: wire.CLOCK_MAX)
+    monkeypatch.setattr("tafel_host.link.cli.time.time", lambda: wire.CLOCK_MAX)
     assert main(["clock", "--port", device.url]) == 0
     assert device.clock == wire.CLOCK_MAX
 
@@ -94,7 +94,7 @@ def test_the_latest_clock_the_device_takes_is_set(device, data_home, monkeypatch
 
 HOLD = """
 import sys, time
-from tafel_host import ports
+from tafel_host.link import ports
 ports.lock(sys.argv[1])
 print("held", flush=True)
 sys.stdin.read()
@@ -176,7 +176,7 @@ def test_roster_and_clock_on_the_simulated_device(tmp_path, data_home, capsys):
         assert capsys.readouterr().out.splitlines() == ["Anna", "Ben", "Gül"]
         link = Link.open(sim.port)  # the device itself refuses what tafel would not send
         try:
-            from tafel_host.link_errors import DeviceError
+            from tafel_host.link.errors import DeviceError
 
             with pytest.raises(DeviceError) as err:
                 link.roster_push(["Anna", "Cleo\x1b[2J"])
@@ -195,7 +195,7 @@ def test_roster_and_clock_on_the_simulated_device(tmp_path, data_home, capsys):
 
 
 def test_the_history_table_prints_an_old_control_character_escaped(capsys):
-    from tafel_host.history_cli import _print_table
+    from tafel_host.history.cli import _print_table
 
     _print_table([["player", "games"], ["Ben\x00\n", "3"]])
     out = capsys.readouterr().out

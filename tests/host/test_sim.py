@@ -6,10 +6,12 @@ from pathlib import Path
 import pytest
 
 import fakechip
-from tafel_host import paths, sim, sim_runtime
+from tafel_host import paths
 from tafel_host.cli import main
-from tafel_host.sim import ScriptError, SetupError, Step, parse_script
-from tafel_host.sim_device import Glass, SimDevice, SimError, parse_snap
+from tafel_host.sim import launcher as sim
+from tafel_host.sim import runtime as sim_runtime
+from tafel_host.sim.device import Glass, SimDevice, SimError, parse_snap
+from tafel_host.sim.launcher import ScriptError, SetupError, Step, parse_script
 from test_png import read_png
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,7 +101,7 @@ def test_interactive_mode_without_a_terminal_points_to_script(tmp_path, monkeypa
 
 
 def test_windows_is_told_about_wsl():
-    from tafel_host.sim_terminal import unavailable
+    from tafel_host.sim.terminal import unavailable
 
     assert "WSL" in unavailable(sys.stdin, sys.stdout, system="nt")
 

@@ -13,10 +13,11 @@ import pytest
 
 import pngread
 from needs import POSIX, needs
-from tafel_host import png, sim
+from tafel_host import png
 from tafel_host.cli import main
-from tafel_host.sim_device import ColourGlass, SimError, parse_snap, rgb888
-from tafel_host.sim_render import (
+from tafel_host.sim import launcher as sim
+from tafel_host.sim.device import ColourGlass, SimError, parse_snap, rgb888
+from tafel_host.sim.render import (
     GLASS_ON,
     RESET,
     colour_blocks,

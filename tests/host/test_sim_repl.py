@@ -8,11 +8,11 @@ import time
 import pytest
 
 from tafel import wire
-from tafel_host import ports
 from tafel_host.cli import main
-from tafel_host.link_client import Link
-from tafel_host.link_errors import AtRepl, NoAnswer
-from tafel_host.sim import STAY_TICK, follow_real_time
+from tafel_host.link import ports
+from tafel_host.link.client import Link
+from tafel_host.link.errors import AtRepl, NoAnswer
+from tafel_host.sim.launcher import STAY_TICK, follow_real_time
 from test_sim_serial import start_sim, stop_sim
 
 FAST = {"reply": 0.3, "stream": 1.0, "nudge": 0.3, "handshake": 0.3}

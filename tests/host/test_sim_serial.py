@@ -10,7 +10,7 @@ import pytest
 
 from tafel import wire
 from tafel_host.cli import main
-from tafel_host.sim_serial import Pacer, SimSerial, write_port_file
+from tafel_host.sim.serial import Pacer, SimSerial, write_port_file
 
 ROOT = Path(__file__).resolve().parents[2]
 ANNA = "# # 2 6 6 wait:1200 6 6 2 #"

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 import fakechip
-from tafel_host import sim
-from tafel_host.sim_device import SimDevice, SimError
+from tafel_host.sim import launcher as sim
+from tafel_host.sim.device import SimDevice, SimError
 from test_sim import WORKED_EXAMPLE
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 from needs import POSIX, needs
-from tafel_host.sim_device import Glass
-from tafel_host.sim_render import LEGEND, compose, half_blocks, visible_len
-from tafel_host.sim_terminal import Terminal, decode_keys
+from tafel_host.sim.device import Glass
+from tafel_host.sim.render import LEGEND, compose, half_blocks, visible_len
+from tafel_host.sim.terminal import Terminal, decode_keys
 
 RUN_PY = Path(__file__).resolve().parents[2] / "firmware" / "sim" / "run.py"
 

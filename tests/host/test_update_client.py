@@ -1,4 +1,4 @@
-# `tafel update` and `tafel info` against a fake device (host_tools/update_client.py, link_cli.py):
+# `tafel update` and `tafel info` against a fake device (host_tools/update/client.py, link/cli.py):
 # a bundle that is not whole is refused before connecting; INFO's update state decides what is
 # sent (this very bundle already there, a version rolled back, the same version from other
 # content, a version on trial); after the switch the trial is followed to its end (confirmed,
@@ -12,9 +12,12 @@ from fakedevice import FakeDevice
 from simlink import ROOT
 from tafel import wire
 from tafel.records import put_text, put_varint
-from tafel_host import bundle_build, keys, link_client, update_client, update_trial
 from tafel_host.cli import main
 from tafel_host.exits import Exit
+from tafel_host.link import client as link_client
+from tafel_host.update import bundle_build, keys
+from tafel_host.update import client as update_client
+from tafel_host.update import trial as update_trial
 
 OLD, NEW = "0.3.0", "0.3.5"
 AT = calendar.timegm((2026, 12, 2, 10, 31, 0, 0, 0, 0))  # 2026-12-02 10:31 UTC

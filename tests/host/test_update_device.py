@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tafel_host import bundle_build, keys
-from tafel_host.sim import find_micropython
+from tafel_host.sim.launcher import find_micropython
+from tafel_host.update import bundle_build, keys
 
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).resolve().parent / "mpy_update.py"

@@ -9,9 +9,10 @@ import pytest
 from simlink import SimPort
 from simupdate import GAME, install, script, signed_versions
 from tafel import wire
-from tafel_host import bundle_build, update_client
 from tafel_host.cli import main
-from tafel_host.link_client import Link
+from tafel_host.link.client import Link
+from tafel_host.update import bundle_build
+from tafel_host.update import client as update_client
 
 
 @pytest.fixture(scope="module")

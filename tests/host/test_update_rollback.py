@@ -21,8 +21,8 @@ import pytest
 
 from simlink import ROOT, tafel
 from simupdate import GAME, install
-from tafel_host import bundle_build, keys, serve_update
-from tafel_host.sim import (
+from tafel_host.sim.device import SimDevice
+from tafel_host.sim.launcher import (
     DEFAULT_BOARD,
     auto_command,
     device_runtime,
@@ -33,8 +33,9 @@ from tafel_host.sim import (
     parse_script,
     run_script,
 )
-from tafel_host.sim_device import SimDevice
-from tafel_host.sim_serial import SimSerial
+from tafel_host.sim.serial import SimSerial
+from tafel_host.update import bundle_build, keys
+from tafel_host.update import serve as serve_update
 
 TRIAL_WDT_MS = 2500  # the device's 60 s, shortened: a start under load must still feed in time
 CONFIRM_MS = 3000  # update/health.py's 20 s of main loop, shortened
@@ -192,7 +193,7 @@ class Live:
 
 
 def games(port):
-    from tafel_host.link_client import Link
+    from tafel_host.link.client import Link
 
     link = Link.open(port)
     try:

@@ -15,11 +15,12 @@ import pytest
 
 from simlink import SimPort, tafel
 from simupdate import GAME, install, script, signed_versions
-from tafel_host import bundle_build, serve_update
 from tafel_host.cli import main
-from tafel_host.link_client import Link
-from tafel_host.sim import DEFAULT_BOARD, auto_command, find_board, find_run_py
-from tafel_host.sim_device import SimDevice
+from tafel_host.link.client import Link
+from tafel_host.sim.device import SimDevice
+from tafel_host.sim.launcher import DEFAULT_BOARD, auto_command, find_board, find_run_py
+from tafel_host.update import bundle_build
+from tafel_host.update import serve as serve_update
 
 # From the standings after GAME: home, settings, WLAN (up three, round), network, password, server.
 WLAN = "* 4 C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # 4 3 3 4 4 wait:1200 3 3 4 4 4 6 # %s #"
@@ -57,7 +58,7 @@ def serve(setup):
 
 
 class Sim:
-    """The simulated device driven key by key (sim_device.SimDevice), with the screen's text."""
+    """The simulated device driven key by key (tafel_host.sim.device.SimDevice), with the screen's text."""
 
     def __init__(self, flash):
         self.dev = SimDevice(auto_command(find_run_py(), flash, find_board(DEFAULT_BOARD)))

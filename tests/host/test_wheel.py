@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from needs import skip_unless
-from tafel_host import keys
+from tafel_host.update import keys
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "README.md", "lib", "host_tools", "firmware", "hardware/boards")
@@ -85,7 +85,8 @@ def _in(path, folder):
 def test_the_installed_tool_reads_the_application_it_carries(inst):
     where = json.loads(_run([inst.python, "-c", (
         "import json, tafel, tafel_host\n"
-        "from tafel_host import app_files, sim\n"
+        "from tafel_host import app_files\n"
+        "from tafel_host.sim import launcher as sim\n"
         "print(json.dumps([tafel.__file__, tafel_host.__file__, str(app_files.root()), str(sim.find_run_py()),"
         " str(sim.find_board(sim.DEFAULT_BOARD)), app_files.installed()]))")], inst.cwd))
     for path in where[:5]:

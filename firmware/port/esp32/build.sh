@@ -26,7 +26,7 @@ if [ ! -d "$SRC/.git" ]; then
     git clone --depth 1 --branch "v$VERSION" https://github.com/micropython/micropython "$SRC"
 fi
 # What the image holds (compiled by the same mpy-cross as bundles): frozen beside the app.
-(cd "$REPO" && "$PYTHON" -m tafel_host.appimage build/appimage/appimage.py)
+(cd "$REPO" && "$PYTHON" -m tafel_host.update.appimage build/appimage/appimage.py)
 APP_VERSION=$(sed -n 's/^VERSION = "\(.*\)"/\1/p' "$REPO/lib/tafel/version.py")
 
 # The repository and the source are mounted at the same paths inside, so the manifest's

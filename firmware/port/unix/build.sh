@@ -68,7 +68,7 @@ if ! echo 'int main(void){return 0;}' | ${CC:-gcc} -m32 -x c -o /dev/null - 2>/d
 fi
 
 if [ "$KIND" = frozen ]; then  # what the image holds: firmware/port/manifest.py freezes it beside the app
-    (cd "$REPO" && "${PYTHON:-$REPO/.venv/bin/python}" -m tafel_host.appimage build/appimage/appimage.py)
+    (cd "$REPO" && "${PYTHON:-$REPO/.venv/bin/python}" -m tafel_host.update.appimage build/appimage/appimage.py)
 fi
 # The compiler's chatter goes to a log; on a failure its end is shown.
 LOG=$REPO/build/unix32-$KIND-$VERSION.log

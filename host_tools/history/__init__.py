@@ -1,0 +1,1 @@
+# The laptop's history of games across evenings and devices: the database, statistics, charts, reports.

@@ -1,0 +1,175 @@
+# `tafel history`, `tafel chart`, `tafel report`: the laptop's history of games, no device needed.
+#
+#   tafel history import tafel-*.json        # add exports to the history (again: changes nothing)
+#   tafel history                            # statistics per player over every game
+#   tafel history --evening 2025-03-01       # ... over one evening
+#   tafel chart 7 -o game7.png               # score progression of game 7 (DEVICE:7 if several have a 7)
+#   tafel report -o evening.html             # the latest evening as one HTML page
+# --db PATH picks another database (default: history.sqlite3 in the user's data directory).
+# Exit codes: 0 ok, 2 bad input (a file that is no export, a game its records do not prove or
+# that does not continue the copy in the history: nothing of that import is kept; an unknown
+# game or evening).
+import argparse
+import sys
+from pathlib import Path
+
+from tafel.names import shown
+
+from ..exits import Exit
+from ..link import export, storage_notes
+from . import stats
+from .database import History, HistoryError
+
+
+def _db_option(parser, top):
+    # --db is accepted before and after a subcommand; the inner one must not reset the outer.
+    parser.add_argument("--db", metavar="PATH", default=None if top else argparse.SUPPRESS,
+                        help="history database (default: history.sqlite3 in the user's data directory)")
+
+
+def add_parsers(commands):
+    cmd = commands.add_parser(
+        "history", help="statistics per player from the history of imported exports",
+        description="Statistics per player over the games in the history database; "
+                    "`tafel history import FILE...` adds exports to it.")
+    _db_option(cmd, True)
+    cmd.add_argument("--evening", metavar="YYYY-MM-DD", help="only the games of this evening")
+    cmd.set_defaults(run=run_stats)
+    sub = cmd.add_subparsers(dest="action", metavar="ACTION")
+    imp = sub.add_parser("import", help="import export files (JSON from tafel export) into the history",
+                         description="Import exports. Every game is rebuilt from its records and a file "
+                                     "whose rounds, totals, winners or finished differ is refused (nothing "
+                                     "imported); a game already there is replaced only by a copy that "
+                                     "continues it (later rounds).")
+    imp.add_argument("files", nargs="+", metavar="FILE")
+    _db_option(imp, False)
+    imp.set_defaults(run=run_import)
+
+    cmd = commands.add_parser("chart", help="a game's score progression as PNG",
+                              description="Draw the running totals of a game from the history.")
+    cmd.add_argument("game", metavar="GAME", help="game id, or DEVICE:ID when several devices have that id")
+    cmd.add_argument("-o", "--output", metavar="FILE", help="PNG file (default: tafel-game-ID.png)")
+    _db_option(cmd, True)
+    cmd.set_defaults(run=run_chart)
+
+    cmd = commands.add_parser("report", help="one evening as a self-contained HTML page",
+                              description="Write an evening's games, statistics and charts as one HTML "
+                                          "file with everything embedded.")
+    cmd.add_argument("-o", "--output", metavar="FILE", help="HTML file (default: tafel-EVENING.html)")
+    cmd.add_argument("--evening", metavar="YYYY-MM-DD", help="which evening (default: the latest)")
+    _db_option(cmd, True)
+    cmd.set_defaults(run=run_report)
+
+
+def _fail(message, code=Exit.USAGE):
+    print("tafel: %s" % message, file=sys.stderr)
+    return code
+
+
+def run_import(args):
+    docs = []
+    for name in args.files:
+        try:
+            docs.append((name, export.load(name)))
+        except export.ExportError as err:
+            return _fail(err)
+    try:
+        with History(args.db) as hist:
+            for (name, doc), got in zip(docs, hist.import_docs(docs)):
+                print("%s: %d new, %d updated, %d already there (device %s)"
+                      % (name, got["added"], got["updated"], got["unchanged"], doc["device"]["id"]))
+                for text in storage_notes.losses(doc.get("storage_report")):
+                    print("%s: the device's flash check: %s" % (name, text), file=sys.stderr)
+            print("history: %d games from %d devices in %s"
+                  % (hist.counts()["games"], hist.counts()["devices"], hist.path))
+            _note_unproven(hist)
+    except HistoryError as err:
+        return _fail(err)
+    return Exit.OK
+
+
+def _note_unproven(hist):
+    # Games from an older tafel that their records do not prove: left out, and said so.
+    left = hist.unproven()
+    if left:
+        print("history: %s left out, their records do not prove them (from a tafel before the check):"
+              % _count(len(left), "game"), file=sys.stderr)
+        for device, game_id, why in left[:5]:
+            print("  %s:%d: %s" % (device, game_id, why), file=sys.stderr)
+        if len(left) > 5:
+            print("  ... and %d more" % (len(left) - 5), file=sys.stderr)
+        print("  import their export files again (tafel history import FILE) to replace them", file=sys.stderr)
+
+
+def _count(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def _print_table(rows):
+    rows = [[shown(cell) for cell in row] for row in rows]  # a name with control characters (older data): escaped
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))))
+
+
+def run_stats(args):
+    try:
+        with History(args.db) as hist:
+            games = hist.games(args.evening)
+            path = hist.path
+            _note_unproven(hist)
+    except HistoryError as err:
+        return _fail(err)
+    if not games:
+        where = "on the evening of %s" % args.evening if args.evening else "yet"
+        print("no games %s in %s; add some with: tafel history import FILE..." % (where, path))
+        return Exit.OK if not args.evening else Exit.USAGE
+    finished = sum(1 for g in games if g["finished"])
+    evenings = len({g["evening"] for g in games})
+    print("%s (%d finished), %s, %s" % (
+        _count(len(games), "game"), finished, _count(sum(len(g["rounds"]) for g in games), "round"),
+        _count(evenings, "evening")))
+    _print_table(stats.table(stats.per_player(games)))
+    print("best comeback: the largest deficit to the leader that the player overcame to win a game")
+    return Exit.OK
+
+
+def run_chart(args):
+    from . import charts
+
+    try:
+        with History(args.db) as hist:
+            game = hist.find_game(args.game)
+        png = charts.progression_png(game)
+    except HistoryError as err:
+        return _fail(err)
+    except charts.ChartError as err:
+        return _fail(err, Exit.FAILED)
+    out = Path(args.output or "tafel-game-%d.png" % game["id"])
+    out.write_bytes(png)
+    print("wrote %s (game %s:%d, %d rounds)" % (out, game["device"], game["id"], len(game["rounds"])))
+    return Exit.OK
+
+
+def run_report(args):
+    from . import charts, report
+
+    try:
+        with History(args.db) as hist:
+            evenings = hist.evenings()
+            if not evenings:
+                return _fail("no games in %s yet; add some with: tafel history import FILE..." % hist.path)
+            evening = args.evening or evenings[-1]
+            if evening not in evenings:
+                return _fail("no games on the evening of %s; evenings: %s" % (evening, ", ".join(evenings[-8:])))
+            games = hist.games(evening)
+            _note_unproven(hist)
+        page = report.evening_html(games, evening)
+    except HistoryError as err:
+        return _fail(err)
+    except charts.ChartError as err:
+        return _fail(err, Exit.FAILED)
+    out = Path(args.output or "tafel-%s.html" % evening)
+    out.write_text(page, encoding="utf-8")
+    print("wrote %s (%d games on the evening of %s)" % (out, len(games), evening))
+    return Exit.OK

@@ -1,0 +1,394 @@
+# `tafel update [--port PORT] [--force] BUNDLE`: send a signed bundle to a device over the serial
+# link and stay until the new version has proved itself (or was rolled back).
+#
+#   tafel update tafel-0.2.0.bundle            # auto-detects the device; progress on a terminal
+#   tafel update --port /dev/ttyUSB0 FILE
+#   tafel update --force FILE                  # a version this device rolled back, or its own
+#                                              # version built from other content
+#
+# Before connecting, the whole file is checked with the device's own reader (tafel/bundle/:
+# header, manifest, every file's size and SHA-256, nothing missing, nothing after the last
+# file); the signature only the device can check (its trust store). Then INFO says what the
+# device runs: this very bundle already (nothing to do), a version it rolled back (not sent
+# again without --force), a version on trial (refused). The device stages the bundle beside the
+# running version (firmware/update/stage.py) and says what it has already (UPDATE_BEGIN/STATUS):
+# a transfer cut short (cable, power) continues where it stopped, and files the device has
+# already (unchanged since the running version, or staged before) are never sent. The bytes go
+# raw in counted streams of CRC-checked blocks, paced to the device's 260-byte receive ring by
+# what it says it took; a block counts once the device says it is on its flash. UPDATE_END
+# checks the signature and every file again and switches; the device restarts into the new
+# version on trial. wait_trial() then follows the trial to its end (INFO: boot n of tries_max,
+# how long still to run before it confirms itself; a rollback record if it never did) for as
+# long as the whole trial may take (tries_max boots of the trial watchdog's timeout, the time to
+# confirm, a margin). Refusals are said in plain sentences (refusals.py), the key after them in
+# brackets. Wire: docs/protocol.md; the trial: docs/updates.md, "Trial boots and rollback".
+# Exit codes: 0 updated and confirmed (or already running this very bundle), 1 refused (by the
+# device or here), the transfer failed, the new version was rolled back or did not come back in
+# time, 2 the bundle cannot be read or is damaged (nothing was sent), 3 no device found.
+import hashlib
+import sys
+import time
+from pathlib import Path
+
+from tafel import wire
+from tafel.bundle.manifest import compare_versions
+from tafel.records import varints
+
+from ..exits import Exit
+from ..link import cli as link_cli
+from ..link.cli import ON_TRIAL, PROBATION, rollback_when, rollback_why
+from ..link.client import Link
+from ..link.errors import DeviceError, DeviceGone, LinkError
+from ..progress import Bar
+from . import refusals
+from .bundle_build import read_manifest_unchecked
+from .bundle_file import BadBundle, bundle_id, check_bundle, head_of
+from .trial import CONFIRMED, NOT_SWITCHED, ROLLED_BACK, STILL_ON_TRIAL, Waiting, trial_seconds, wait_trial
+
+HEAD_TIMEOUT = 30.0  # the head's last chunk: the device checks the Ed25519 signature
+STATUS_TIMEOUT = 30.0  # the device hashes what it has staged
+END_TIMEOUT = 120.0  # copies the shared files, checks every file's hash, switches
+RX_SILENCE = 5.0  # seconds without an UPDATE_RX while stream bytes are owed: the device is gone
+STALLS = 4  # streams in a row that bring nothing onto the flash before giving up
+RECOVERY_KEY = "0"  # firmware/bootsel.py: held at power-on, the device goes back to the previous version
+
+class UpdateRefused(Exception):
+    """The device said no: `key` (an UpdateError key), `detail` (its text); str() is the plain sentence."""
+
+    def __init__(self, key, detail):
+        Exception.__init__(self, refusals.sentence(key, detail))
+        self.key = key
+        self.detail = detail
+
+
+def parse_status(body):
+    """(state, head bytes, [(file index, bytes there)]) of an UPDATE_BEGIN/STATUS answer."""
+    r = wire.Body(body)
+    state = r.byte()
+    head = r.varint()
+    wanted = [(r.varint(), r.varint()) for _ in range(r.varint())]
+    return state, head, wanted
+
+
+class Result:
+    def __init__(self):
+        self.version = None
+        self.sent = 0  # bundle bytes sent
+        self.skipped = 0  # files the device had already
+        self.files = 0
+        self.seconds = 0.0
+        self.end_seconds = 0.0  # of it, UPDATE_END: the device checks everything again and switches
+        self.running = None  # the version the device answered with after its restart
+
+
+def send(link, data, progress=None):
+    """Transfer and switch; a Result. UpdateRefused when the device says no.
+
+    The bytes go as counted streams (UPDATE_SEND): the head, then every file the
+    device wants in one stream. A stream the device ends early (a damaged block, bytes
+    lost, silence) is followed by UPDATE_STATUS and a new stream from what is on flash."""
+    started = time.monotonic()
+    m = read_manifest_unchecked(data)
+    head = head_of(data)
+    out = Result()
+    out.files = len(m.files)
+    begin = hashlib.sha256(head).digest()[:8] + varints(len(head))
+    state, have, wanted = parse_status(_ask(link, wire.UPDATE_BEGIN, begin))
+    counted = [0, len(head) - have]  # bundle bytes on flash so far, bytes to send in all (grows)
+    heads = False  # the files' bytes are counted once the head is whole
+
+    def on_flash(n):
+        counted[0] += n
+        out.sent += n
+        if progress:
+            progress(counted[0], counted[1])
+
+    stalls = 0
+    while True:
+        if have < len(head):
+            pieces = [(0, have, head[have:])]
+        else:
+            pieces = [(i + 1, got, data[m.files[i].offset + got:m.files[i].offset + m.files[i].stored])
+                      for i, got in wanted]
+            if not heads:
+                heads = True
+                out.skipped = len(m.files) - len(wanted)
+                counted[1] += sum(len(p[2]) for p in pieces)
+        if not pieces:
+            break
+        left = sum(len(p[2]) for p in pieces)
+        ended = _stream(link, pieces, on_flash)
+        if ended != wire.RX_DONE:
+            link.write_raw(b"\n")  # ends the half line that the rest of the stream left on the device
+        before = have
+        state, have, wanted = parse_status(_ask(link, wire.UPDATE_STATUS, b"", STATUS_TIMEOUT))
+        if state == 0:
+            raise DeviceGone("the device forgot the transfer (restarted?): run tafel update again")
+        now_left = sum(m.files[i].stored - got for i, got in wanted) if have >= len(head) else len(head) - have
+        stalls = 0 if have > before or now_left < left else stalls + 1
+        if stalls >= STALLS:
+            raise DeviceGone("the transfer makes no progress (%s)" % ("silence" if ended is None else "bad blocks"))
+    ending = time.monotonic()
+    r = wire.Body(_ask(link, wire.UPDATE_END, b"", END_TIMEOUT))
+    out.version = r.text()
+    out.end_seconds = time.monotonic() - ending
+    out.seconds = time.monotonic() - started
+    return out
+
+
+def _stream(link, pieces, on_flash):
+    """One UPDATE_SEND: pieces [(part, offset, bytes)] cut into blocks, sent raw, never more
+    than wire.UPDATE_WINDOW bytes beyond what the device said it took. on_flash(n) for
+    bundle bytes the device says are on flash. Returns the device's last state
+    (wire.RX_DONE, RX_BAD, RX_STOPPED), or None when it went silent."""
+    stream = bytearray()
+    marks = []  # (stream bytes up to the end of a block, bundle bytes in it)
+    for part, offset, data in pieces:
+        for at in range(0, len(data), wire.UPDATE_BLOCK):
+            piece = data[at:at + wire.UPDATE_BLOCK]
+            stream += wire.update_block(part, offset + at, piece)
+            marks.append((len(stream), len(piece)))
+    body = _ask(link, wire.UPDATE_SEND, varints(len(stream)))
+    if _varint(body) < wire.UPDATE_BLOCK:
+        raise LinkError("the device takes blocks of %d bytes at most; this tafel sends %d"
+                        % (_varint(body), wire.UPDATE_BLOCK))
+    seq = link._seq
+    sent = taken = block = 0
+    heard = time.monotonic()
+    while True:
+        limit = min(len(stream), taken + wire.UPDATE_WINDOW)
+        if sent < limit:
+            try:
+                link.port.write(stream[sent:limit])
+            except OSError as err:
+                raise DeviceGone("cannot write to the port: %s" % err) from None
+            link.wire_out += limit - sent
+            sent = limit
+        for kind, rseq, rbody, _ in _incoming(link, wait=sent >= limit):
+            if rseq != seq:
+                continue
+            if kind == wire.ERR:
+                code, detail = wire.parse_error(rbody)
+                if code == "update":
+                    key, _, detail = detail.partition(":")
+                    raise UpdateRefused(key, detail)
+                raise DeviceError(code, detail)
+            if kind != wire.UPDATE_RX:
+                continue
+            heard = time.monotonic()
+            r = wire.Body(rbody)
+            taken, now, state = r.varint(), r.varint(), r.byte()
+            while block < len(marks) and marks[block][0] <= now:
+                on_flash(marks[block][1])
+                block += 1
+            if state != wire.RX_GOING:
+                return state
+        silence = HEAD_TIMEOUT if sent == len(stream) else RX_SILENCE  # the last block: checks on the device
+        if time.monotonic() - heard > silence:
+            return None
+
+
+def _incoming(link, wait):
+    """The frames that have come (waiting a moment for one if wait): [(kind, seq, body, size)]."""
+    port = link.port
+    try:
+        n = port.in_waiting
+        got = port.read(n) if n else (port.read(1) if wait else b"")
+    except (OSError, TypeError, AttributeError) as err:
+        raise DeviceGone("the port went away: %s" % (err or type(err).__name__)) from None
+    link._buf += got
+    link.wire_in += len(got)
+    frames = []
+    while True:
+        frame = link.read_frame(0)  # whole lines read already; a past deadline reads nothing more
+        if frame is None:
+            return frames
+        if frame[0] != "bad":
+            frames.append(frame)
+
+
+def _ask(link, kind, body, timeout=None):
+    try:
+        return link.request(kind, body, timeout)
+    except DeviceError as err:
+        if err.code == "update":
+            key, _, detail = err.detail.partition(":")
+            raise UpdateRefused(key, detail) from None
+        raise
+
+
+def _varint(body):
+    return wire.Body(body).varint()
+
+
+
+
+# ---- the command -------------------------------------------------------------------
+
+def add_parser(commands):
+    cmd = commands.add_parser(
+        "update", help="install a signed update bundle on the device over USB",
+        description="Send a signed bundle (tafel bundle build) to the device. The file is checked first "
+                    "(whole, nothing after its last file); the device stages it beside the running version, "
+                    "checks it (signature, every file) and restarts into it on trial; tafel update then waits "
+                    "until the new version has confirmed itself or the device has rolled it back (a few "
+                    "minutes at most). An interrupted transfer continues where it stopped when run again; "
+                    "files the device has already are not sent. Games and settings are never touched. "
+                    "Exit codes: 0 updated and confirmed (or this very bundle runs already), 1 refused, "
+                    "failed, rolled back or not back in time, 2 the bundle cannot be read, 3 no device.")
+    link_cli.port_options(cmd)
+    cmd.add_argument("--force", action="store_true",
+                     help="send a version this device rolled back before, or the version it runs built from "
+                          "other content (the device still refuses the same version unless the bundle was "
+                          "built with --allow-downgrade)")
+    cmd.add_argument("bundle", metavar="BUNDLE")
+    cmd.set_defaults(run=run_update)
+
+
+def _say(text):
+    print("tafel: %s" % text, file=sys.stderr)
+
+
+def run_update(args):
+    try:
+        data = Path(args.bundle).read_bytes()
+    except OSError as err:
+        _say("cannot read %s: %s" % (args.bundle, err.strerror or err))
+        return Exit.USAGE
+    try:
+        m = check_bundle(data)
+    except BadBundle as err:
+        _say("cannot send %s: %s (%s)" % (args.bundle, err, err.key))
+        return Exit.USAGE
+    link, code = link_cli.connect(args)
+    if link is None:
+        return code
+    held = [link]  # the link in use: the trial's wait may open the port again
+    try:
+        return _update(held, args, data, m)
+    finally:
+        if held[0] is not None:
+            held[0].close()
+
+
+def _update(held, args, data, m):
+    link = held[0]
+    version, bid = m.version, bundle_id(data)
+    bar = Bar("update %s" % version)
+    try:
+        info = link.info()
+        running = info["firmware"]
+        print("device %s: %s" % (link.hello["id"], link_cli.update_state(info)))
+        if _same(running, version) and info["bundle_id"] == bid:
+            print("the device runs %s already (this very bundle)" % version)
+            if info["state"] != ON_TRIAL:
+                return Exit.OK
+            print("it is on trial: waiting for it to confirm itself")
+            return _trial(held, version, info, args)
+        code = _before_sending(info, version, bid, args.force)
+        if code is not None:
+            return code
+        print("sending %s (%d files)" % (version, len(m.files)))
+        result = send(link, data, bar)
+        bar.stop()
+        print("staged and checked %s: %s bytes sent, %d of %d files were on the device already (%.1f s)"
+              % (result.version, "{:,}".format(result.sent), result.skipped, result.files, result.seconds))
+        print("the device restarts into %s on trial; waiting until it confirms itself (at most %d s)"
+              % (result.version, trial_seconds(info)))
+        return _trial(held, result.version, info, args)
+    except UpdateRefused as err:
+        bar.stop()
+        hint = ""
+        if err.key == "same_version":
+            hint = " To install the same version again, build the bundle with --allow-downgrade."
+        _say("the device refused the update: %s%s (%s)" % (err, hint, err.key))
+        return Exit.FAILED
+    except LinkError as err:
+        bar.stop()
+        _say("%s (run tafel update again: it continues where it stopped)" % err)
+        return Exit.FAILED
+
+
+def _same(a, b):
+    try:
+        return compare_versions(a, b) == 0
+    except ValueError:
+        return a == b
+
+
+def _before_sending(info, version, bid, force):
+    """What stops the update before anything is sent (printed); None to go on."""
+    running = info["firmware"]
+    rec = next((r for r in info["rollbacks"] if _same(r["version"], version)), None)
+    if rec is not None:
+        said = "%s was rolled back on this device %s (%s)" % (version, rollback_when(rec["at"]), rollback_why(rec))
+        if not force:
+            _say("%s; send it again with --force (rolled_back)" % said)
+            return Exit.FAILED
+        print("%s; sending it again (--force)" % said)
+    if _same(running, version):
+        other = ("built from other content (bundle %s, this one %s)" % (info["bundle_id"], bid) if info["bundle_id"]
+                 else "from a bundle this tafel cannot tell (the device names none)")
+        if not force:
+            _say("the device runs %s already, %s; to install this bundle over it send it with --force (the "
+                 "device takes it only if it was built with --allow-downgrade) (other_build)" % (version, other))
+            return Exit.FAILED
+        print("the device runs %s already, %s; sending it anyway (--force)" % (version, other))
+    if info["state"] == ON_TRIAL:
+        _say("not sent: %s It is on boot %d of %d and confirms itself after %d s more of running. (on_trial)"
+             % (refusals.sentence("on_trial", running), info["tries"], info["tries_max"],
+                -(-info["confirm_left_ms"] // 1000)))
+        return Exit.FAILED
+    return None
+
+
+def _trial(held, version, before, args):
+    """Wait for the trial of `version` and say how it ended; the exit code."""
+    link = held[0]
+    url, baud = getattr(link.port, "port", None), getattr(link.port, "baudrate", args.baud)
+    timeouts = {"reply": link.reply_timeout, "stream": link.stream_timeout, "nudge": link.stream_nudge,
+                "handshake": link.handshake_timeout}
+    reopen = (lambda: Link.open(url, baud, timeouts)) if url else None
+    waiting = Waiting()
+    try:
+        t = wait_trial(link, version, before, reopen, waiting)
+    except KeyboardInterrupt:
+        waiting.stop()
+        _say("stopped waiting: the device goes on with the trial of %s by itself; tafel info tells how it went"
+             % version)
+        return Exit.INTERRUPTED
+    finally:
+        waiting.stop()
+    held[0] = t.link
+    old = before["firmware"]
+    if t.outcome == CONFIRMED:
+        print("the device restarted and runs %s; it confirmed itself healthy%s" % (
+            version, " (on probation: a crash in its first minutes still rolls it back)"
+            if t.info["state"] == PROBATION else ""))
+        if t.link is not None:
+            t.link.bye()
+        return Exit.OK
+    if t.outcome == ROLLED_BACK:
+        now = t.info["firmware"]
+        if t.record is not None:
+            why = rollback_why(t.record, version)
+        else:
+            why = "%s started, then the device came back with %s without a record of why" % (version, now)
+        _say("the update was rolled back: %s; the device runs %s again (games and settings are untouched)"
+             % (why, now))
+        return Exit.FAILED
+    advice = ("If %s fails, the device goes back to %s by itself after %d boots: check with tafel info in a few "
+              "minutes. If it stays dark or keeps restarting, switch it off and hold %s while switching it on: "
+              "it goes back to %s (docs/updates.md, \"Trial boots and rollback\")."
+              % (version, old, before["tries_max"], RECOVERY_KEY, old))
+    if t.outcome == STILL_ON_TRIAL:
+        _say("%s is still on trial after %d s (boot %d of %d, it confirms itself after %d s more of running). %s"
+             % (version, t.seconds, t.info["tries"], t.info["tries_max"], -(-t.info["confirm_left_ms"] // 1000),
+                advice))
+    elif t.outcome == NOT_SWITCHED:
+        _say("the device still runs %s %d s after switching to %s and records no rollback. %s"
+             % (t.info["firmware"], t.seconds, version, advice))
+    else:
+        _say("the device has not answered for %d s (it was switched to %s %d s ago; a whole trial takes at "
+             "most %d s). %s" % (t.quiet, version, t.seconds, t.limit, advice))
+    return Exit.FAILED
