@@ -57,15 +57,15 @@ class Link:
     def __init__(self, port, hello, timeouts=None):
         self.port = port
         self.hello = hello
-        self._seq = 0
-        self._buf = bytearray()
+        self.seq = 0
+        self.rx_buf = bytearray()
         t = timeouts or {}
         self.reply_timeout = t.get("reply", REPLY_TIMEOUT)
         self.stream_timeout = t.get("stream", STREAM_TIMEOUT)
         self.stream_nudge = t.get("nudge", STREAM_NUDGE)
         self.handshake_timeout = t.get("handshake", HANDSHAKE_TIMEOUT)
         self.busy_wait = t.get("busy", BUSY_WAIT)
-        self._stream_end = None  # the ACK that ends the last export stream, until a request after it succeeds
+        self.stream_end = None  # the ACK that ends the last export stream, until a request after it succeeds
         self.wire_out = 0  # bytes written to the port, and read from it (for the benchmark)
         self.wire_in = 0
 
@@ -119,13 +119,13 @@ class Link:
     def _line(self, deadline):
         """The next whole line (without its end), or None when the deadline passes."""
         while True:
-            end = self._buf.find(b"\n")
+            end = self.rx_buf.find(b"\n")
             if end >= 0:
-                line = bytes(self._buf[:end]).rstrip(b"\r")
-                del self._buf[:end + 1]
+                line = bytes(self.rx_buf[:end]).rstrip(b"\r")
+                del self.rx_buf[:end + 1]
                 return line
-            if len(self._buf) > wire.MAX_LINE:
-                del self._buf[:]  # garbage without an end: drop it
+            if len(self.rx_buf) > wire.MAX_LINE:
+                del self.rx_buf[:]  # garbage without an end: drop it
             if time.monotonic() >= deadline:
                 return None
             try:
@@ -133,7 +133,7 @@ class Link:
                 got = self.port.read(max(1, min(waiting, 4096)))
             except (OSError, TypeError, AttributeError) as err:  # unplugged: pyserial raises or its fd is gone
                 raise DeviceGone("the port went away: %s" % (err or type(err).__name__)) from None
-            self._buf += got
+            self.rx_buf += got
             self.wire_in += len(got)
 
     def read_frame(self, deadline, stream=False):
@@ -173,8 +173,8 @@ class Link:
             while True:
                 line = self._line(deadline)
                 if line is None:
-                    repl = repl or at_repl(bytes(self._buf))  # a prompt without a line end (">>> ")
-                    silent = not heard and not self._buf
+                    repl = repl or at_repl(bytes(self.rx_buf))  # a prompt without a line end (">>> ")
+                    silent = not heard and not self.rx_buf
                     break
                 heard = True
                 if line.startswith(wire.HANDSHAKE_REPLY):
@@ -187,8 +187,8 @@ class Link:
                         raise NoAnswer("the device speaks link protocol %r; this tafel speaks %d (update one of them)"
                                        % (hello["proto"], wire.PROTOCOL))
                     self.hello = hello
-                    self._seq = 0
-                    self._stream_end = None
+                    self.seq = 0
+                    self.stream_end = None
                     return hello
                 if b"proto=" in line or b"AFEL!" in line:  # the hello with its start damaged
                     garbled = "a damaged hello line"
@@ -207,14 +207,14 @@ class Link:
         for attempt in range(BUSY_TRIES + 1):
             try:
                 got = self._request(kind, body, timeout)
-                self._stream_end = None
+                self.stream_end = None
                 return got
             except DeviceError as err:
-                if err.code != "busy" or self._stream_end is None or attempt == BUSY_TRIES:
+                if err.code != "busy" or self.stream_end is None or attempt == BUSY_TRIES:
                     raise
             # A device from before the fix of issue 13 ends an export only a step after
             # the ACK of DONE (or never, if that ACK was lost): ack again, wait, ask again.
-            self.ack(self._stream_end)
+            self.ack(self.stream_end)
             deadline = time.monotonic() + self.busy_wait
             while self.read_frame(deadline) is not None:
                 pass  # a resent stream frame, or nothing: the wait itself
@@ -222,8 +222,8 @@ class Link:
     def _request(self, kind, body, timeout):
         timeout = self.reply_timeout if timeout is None else timeout
         for attempt in range(2):
-            self._seq = self._seq % 0xFFFF + 1
-            line = wire.encode(kind, self._seq, body)
+            self.seq = self.seq % 0xFFFF + 1
+            line = wire.encode(kind, self.seq, body)
             tries = damaged = 0
             while tries < TRIES:
                 self.write_raw(line)
@@ -240,7 +240,7 @@ class Link:
                         damaged += 1
                         tries -= 1
                         break
-                    if rseq != self._seq or rkind not in (wire.OK, wire.ERR):
+                    if rseq != self.seq or rkind not in (wire.OK, wire.ERR):
                         continue  # a stale reply or stream frame
                     if rkind == wire.ERR:
                         raise DeviceError(*wire.parse_error(rbody))
@@ -327,9 +327,9 @@ class Link:
         """End the session. wait=False (after a failure): BYE is sent once and not waited for;
         if it is lost the device ends the session on its own after 10 s."""
         if not wait:
-            self._seq = self._seq % 0xFFFF + 1
+            self.seq = self.seq % 0xFFFF + 1
             try:
-                self.write_raw(wire.encode(wire.BYE, self._seq))
+                self.write_raw(wire.encode(wire.BYE, self.seq))
             except LinkError:
                 pass
             return

@@ -265,7 +265,7 @@ def run_export(link, mode=wire.ALL, arg=None, on_game=None, progress=None):
             link.request(wire.CANCEL, timeout=min(link.reply_timeout, CANCEL_TIMEOUT))
         except (DeviceGone, DeviceError):  # lost in the noise, or a device that cannot stop the stream
             raise noisy(result) from None
-    link._stream_end = stream.expected & 0xFFFF
+    link.stream_end = stream.expected & 0xFFFF
     result.seconds = time.monotonic() - started
     return result
 
@@ -274,7 +274,7 @@ def _start_export(link, body, legacy, result, chunk):
     """Send EXPORT (with `chunk` if not None) and take its OK into result; the chunk the
     device will use when it may be asked for smaller DATA, else None."""
     ask = bytearray(body)
-    if chunk is not None and not getattr(link, "_no_chunk", False):
+    if chunk is not None and not getattr(link, "no_chunk", False):
         wire.put_varint(ask, chunk)
     link.export_mode = ask[0]
     try:
@@ -283,7 +283,7 @@ def _start_export(link, body, legacy, result, chunk):
         if err.code != "bad_request":
             raise
         if len(ask) > len(body):  # a firmware from before EXPORT's chunk: go on with its own
-            link._no_chunk = True
+            link.no_chunk = True
             return _start_export(link, body, legacy, result, None)
         if ask[0] != wire.AFTER:
             raise
@@ -295,7 +295,7 @@ def _start_export(link, body, legacy, result, chunk):
     # (epoch, changes) of the device's change log when it planned the export;
     # None from a firmware without one (its DONE has no "/N@E" either).
     link.export_changes = wire.done_changes(b"\x00" + answer)
-    if getattr(link, "_no_chunk", False):
+    if getattr(link, "no_chunk", False):
         return None
     own = int((link.hello or {}).get("chunk", 0)) or None
     return min(own, chunk) if chunk and own else chunk or own

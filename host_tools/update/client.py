@@ -152,7 +152,7 @@ def _stream(link, pieces, on_flash):
     if _varint(body) < wire.UPDATE_BLOCK:
         raise LinkError("the device takes blocks of %d bytes at most; this tafel sends %d"
                         % (_varint(body), wire.UPDATE_BLOCK))
-    seq = link._seq
+    seq = link.seq
     sent = taken = block = 0
     heard = time.monotonic()
     while True:
@@ -196,7 +196,7 @@ def _incoming(link, wait):
         got = port.read(n) if n else (port.read(1) if wait else b"")
     except (OSError, TypeError, AttributeError) as err:
         raise DeviceGone("the port went away: %s" % (err or type(err).__name__)) from None
-    link._buf += got
+    link.rx_buf += got
     link.wire_in += len(got)
     frames = []
     while True:

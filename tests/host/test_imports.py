@@ -3,6 +3,9 @@
 # core and the firmware import only what MicroPython's ESP32 port has; and code loaded without an
 # import statement (__import__, importlib, runpy, sys.path changed) is allowed only where named
 # below with its reason. Every import statement of every file is read (ast), relative ones resolved.
+# The laptop's tools (host_tools/, package tafel_host) are a package per part with only the modules
+# several of them share at the top (HOST_SHARED), and no module of theirs imports or reads another
+# module's underscore (private) names.
 # Each rule is also shown to catch its violation, on a small tree made in the test.
 # Scripts the laptop hands to a MicroPython subprocess (bundle_check's version reader, the
 # simulator, host_tools/hardware/onboard/) are text, not imports, and run on the device's interpreter.
@@ -52,6 +55,21 @@ DYNAMIC_LOADS = {
 ONBOARD = ("hardware", "onboard")  # host_tools/hardware/onboard/: scripts the laptop sends to the board as text
 #     (tafel calibrate)
 
+# The laptop's tools: at the top of host_tools/ only what several packages share; everything else in its package.
+HOST_SHARED = {"__init__.py", "cli.py", "exits.py", "paths.py", "progress.py", "isotime.py", "app_files.py", "png.py",
+               "rules_cli.py"}
+HOST_PACKAGES = {
+    "sim": "`tafel sim`, the simulator's launcher",
+    "link": "the laptop's end of the USB serial link, exports",
+    "rescue": "`tafel rescue`",
+    "update": "bundles, sending and serving updates, the first install",
+    "hardware": "board profiles, their documents, `tafel calibrate`",
+    "history": "the history of games, statistics, charts, reports",
+    "simboard": "the simulated board (also imported by bare name, simboard.*, on MicroPython)",
+}
+# Names with a leading underscore that are a public API all the same: a namedtuple's methods.
+NAMEDTUPLE_API = {"_make", "_replace", "_fields", "_asdict", "_field_defaults"}
+
 
 def _py_files(folder):
     return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts and
@@ -70,6 +88,15 @@ def _module_name(path, base, package=""):
     return ".".join(([package] if package else []) + parts)
 
 
+def _from(node, module, is_package):
+    """The absolute name of what an ImportFrom node imports from (a relative one resolved)."""
+    if not node.level:
+        return node.module
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[:len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def imports(path, module):
     """[(line, absolute module name)] of every import in a file; `module` is its own dotted name."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
@@ -79,12 +106,7 @@ def imports(path, module):
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".") if is_package else module.split(".")[:-1]
-                base = base[:len(base) - (node.level - 1)]
-                prefix = ".".join(base + ([node.module] if node.module else []))
-            else:
-                prefix = node.module
+            prefix = _from(node, module, is_package)
             if node.module:
                 found.append((node.lineno, prefix))
             else:  # from . import x: x is a module of the package
@@ -182,6 +204,65 @@ def dynamic_loads(root, folders, allowed=None):
     return wrong
 
 
+def _private(name):
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _chain(node):
+    """['a', 'b', 'c'] of an expression a.b.c made of names only; None for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return [node.id] + parts[::-1] if isinstance(node, ast.Name) else None
+
+
+def private_uses(host, package="tafel_host"):
+    """Where a module of the laptop's tools imports another of its modules' underscore names (from .x
+    import _y), or reads one off a name it imported from one (x._y, x.Link._y, Link._y)."""
+    wrong = []
+    for path in _py_files(host):
+        rel = path.relative_to(host).as_posix()
+        module = _module_name(path, host, package)
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        imported = {}  # local name -> the package's name it is bound to
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                source = _from(node, module, path.name == "__init__.py")
+                if _top(source or "") != package:
+                    continue
+                for alias in node.names:
+                    if _private(alias.name):
+                        wrong.append("%s:%d imports %s from %s" % (rel, node.lineno, alias.name, source))
+                    imported[alias.asname or alias.name] = source + "." + alias.name
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if _top(alias.name) == package:
+                        imported[alias.asname or package] = alias.name if alias.asname else package
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in NAMEDTUPLE_API:
+                chain = _chain(node.value)
+                if chain and chain[0] in imported:
+                    wrong.append("%s:%d uses %s.%s" % (rel, node.lineno, ".".join(chain), node.attr))
+    return wrong
+
+
+def host_layout_strays(host):
+    """What lies at the top of host_tools/ besides the shared modules (HOST_SHARED) and the packages."""
+    wrong = []
+    for path in sorted(host.iterdir()):
+        if path.name == "__pycache__" or path.name.startswith("."):
+            continue
+        if path.is_dir():
+            if path.name not in HOST_PACKAGES:
+                wrong.append("%s/ is not one of the packages (HOST_PACKAGES)" % path.name)
+            elif not (path / "__init__.py").is_file():
+                wrong.append("%s/ has no __init__.py" % path.name)
+        elif path.name not in HOST_SHARED:
+            wrong.append("%s is not a shared module (HOST_SHARED): it belongs in its package" % path.name)
+    return wrong
+
+
 # ---- the rules on this repository ------------------------------------------------------------
 
 
@@ -221,6 +302,16 @@ def test_the_scripts_for_the_board_import_nothing_of_the_laptop_and_no_module_im
     for path in _py_files(HOST):
         names = [name for _, name in imports(path, _module_name(path, HOST, "tafel_host"))]
         assert not [n for n in names if ONBOARD[-1] in n.split(".")], path
+
+
+def test_no_laptop_module_imports_or_reads_another_modules_private_names():
+    assert private_uses(HOST) == []
+
+
+def test_the_top_of_the_laptop_tools_holds_only_the_shared_modules_and_the_packages():
+    assert host_layout_strays(HOST) == []
+    assert all((HOST / name).is_file() for name in HOST_SHARED)  # no stale entries
+    assert all((HOST / name / "__init__.py").is_file() for name in HOST_PACKAGES)
 
 
 def test_every_firmware_module_is_in_a_layer():
@@ -273,6 +364,35 @@ def test_a_module_loaded_by_name_or_by_path_where_none_is_named_is_caught(tmp_pa
     found = dynamic_loads(root, (root / "lib" / "tafel", root / "firmware", root / "host_tools"), allowed)
     assert found == ["lib/tafel/y.py:2 sys.path", "firmware/store/x.py:1 __import__",
                      "host_tools/z.py:1 imports importlib", "host_tools/z.py:2 import_module"]
+
+
+def test_a_laptop_module_using_another_modules_private_name_is_caught(tmp_path):
+    host = _tree(tmp_path / "host_tools", {
+        "__init__.py": "",
+        "link/__init__.py": "",
+        "link/client.py": "import collections\n_LIMIT = 1\nFrame = collections.namedtuple('Frame', 'a')\n"
+                          "class Link:\n    _seq = 0\ndef _helper(link):\n    return link._seq + _LIMIT\n",
+        "link/cli.py": "from .client import _helper, Link\nfrom . import client\nx = client._LIMIT\ny = Link._seq\n",
+        "update/__init__.py": "",
+        "update/client.py": "import tafel_host.link.client\nfrom tafel_host import __version__\n"
+                            "from ..link import client as link_client\nfrom ..link.client import Frame\n"
+                            "a = link_client.Link._seq\nb = tafel_host.link.client._LIMIT\n"
+                            "c = Frame._make([1])\n_mine = 1\nd = _mine\n",
+        "hardware/onboard/calibrate.py": "from tafel_host.link.client import _helper\n",  # text for the board
+    })
+    assert private_uses(host) == ["link/cli.py:1 imports _helper from tafel_host.link.client",
+                                  "link/cli.py:3 uses client._LIMIT", "link/cli.py:4 uses Link._seq",
+                                  "update/client.py:5 uses link_client.Link._seq",
+                                  "update/client.py:6 uses tafel_host.link.client._LIMIT"]
+
+
+def test_a_module_or_folder_at_the_top_of_the_laptop_tools_besides_the_shared_ones_is_caught(tmp_path):
+    host = _tree(tmp_path / "host_tools", {"__init__.py": "", "cli.py": "", "exits.py": "", "sim_device.py": "",
+                                           "sim/__init__.py": "", "sim/device.py": "", "gadgets/x.py": "",
+                                           "update/client.py": "", "__pycache__/cli.cpython-311.pyc": ""})
+    assert host_layout_strays(host) == ["gadgets/ is not one of the packages (HOST_PACKAGES)",
+                                        "sim_device.py is not a shared module (HOST_SHARED): it belongs in its package",
+                                        "update/ has no __init__.py"]
 
 
 def test_the_reader_of_imports_resolves_relative_ones():
