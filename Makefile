@@ -23,6 +23,9 @@ $(STAMP): pyproject.toml constraints.txt
 # The lint runs first; every suite runs even if it or an earlier one fails; the exit status says whether all passed.
 # Where the 32-bit device build is there (make device-build; CI makes it), the simulator in the
 # host suite runs on it in the board's own heap, and tests/host/test_heap_gate*.py are the heap gate.
+# The MicroPython suites run on the device build where it is there (the 32-bit v1.28.0 the chip
+# runs, the app frozen in as it ships; the suites import the source, which comes first on their
+# path), else on the PyPI unix port; the log's first line says which.
 # The firmware suite runs whole simulated devices one after another in one process (emulated
 # flash images, a colour LCD's 65 KB RAM): 8 MB of heap keeps it clear of the fragmentation a
 # 2 MB default heap runs into. The firmware's own heap budget is measured by bench/, not here.
@@ -34,10 +37,11 @@ MPY_LOG := build/mpy-suites.log
 test: $(STAMP)
 	@mkdir -p build; status=0; start=$$(date +%s); \
 	echo "== ruff check (pyproject.toml [tool.ruff])"; $(VENV)/bin/ruff check . || status=1; \
-	( s=0; t=$$(date +%s); \
-	  echo "== core suite on MicroPython"; $(MPY) tests/mpy_runner.py tests/core || s=1; \
-	  echo "== firmware suite on MicroPython"; $(MPY) -X heapsize=8M tests/mpy_runner.py tests/firmware || s=1; \
-	  echo "== crypto suite on MicroPython"; $(MPY) tests/mpy_runner.py tests/crypto || s=1; \
+	( s=0; t=$$(date +%s); mpy=$$(test -x $(DEVICE_BUILD) && echo $(DEVICE_BUILD) || echo $(MPY)); \
+	  echo "== MicroPython suites on $$mpy: $$($$mpy -c 'import sys; print(sys.implementation.version)')"; \
+	  echo "== core suite on MicroPython"; $$mpy tests/mpy_runner.py tests/core || s=1; \
+	  echo "== firmware suite on MicroPython"; $$mpy -X heapsize=8M tests/mpy_runner.py tests/firmware || s=1; \
+	  echo "== crypto suite on MicroPython"; $$mpy tests/mpy_runner.py tests/crypto || s=1; \
 	  echo "(MicroPython suites: $$(( $$(date +%s) - t )) s)"; exit $$s ) > $(MPY_LOG) 2>&1 & mpy=$$!; \
 	echo "== everything else on CPython (the MicroPython suites run beside it: $(MPY_LOG))"; \
 	$(VPY) -m pytest -q -n auto --dist loadfile --durations=15 || status=1; \
@@ -57,8 +61,9 @@ QUICK := tests/core tests/host/test_imports.py tests/host/test_screen_texts.py t
 quick: $(STAMP)
 	@mkdir -p build; start=$$(date +%s); status=0; \
 	$(VENV)/bin/ruff check . || status=1; \
-	( s=0; $(MPY) tests/mpy_runner.py tests/core || s=1; \
-	  $(MPY) -X heapsize=8M tests/mpy_runner.py tests/firmware --fast || s=1; exit $$s ) > build/quick-mpy.log 2>&1 & mpy=$$!; \
+	( s=0; mpy=$$(test -x $(DEVICE_BUILD) && echo $(DEVICE_BUILD) || echo $(MPY)); \
+	  $$mpy tests/mpy_runner.py tests/core || s=1; \
+	  $$mpy -X heapsize=8M tests/mpy_runner.py tests/firmware --fast || s=1; exit $$s ) > build/quick-mpy.log 2>&1 & mpy=$$!; \
 	$(VPY) -m pytest -q -n 2 $(QUICK) || status=1; \
 	wait $$mpy || status=1; \
 	grep -v -E '^PASS [^(]+$$' build/quick-mpy.log; \
