@@ -27,6 +27,20 @@ WORDS_AT = _M.file("lib/tafel/words.txt").offset  # the deflated body
 MAIN_BODY = _M.file("main.py")  # main.py's body: offset, stored
 
 
+def station(networks=None):
+    """The chip's one Wi-Fi station (network.WLAN is a singleton on the ESP32: esp_wifi_init runs
+    once a boot), as a test needs it: the networks in range set, the radio off."""
+    global _STATION
+    if _STATION is None:
+        _STATION = SimWLAN()  # on the device build it takes ESP-IDF's memory for the driver once
+    _STATION.active(False)
+    _STATION.networks = networks
+    return _STATION
+
+
+_STATION = None
+
+
 class Clock:
     def __init__(self):
         self.ms = 0
@@ -95,23 +109,24 @@ def test_a_typed_server_address_takes_the_default_port():
 
 
 def test_joining_waits_for_the_network_and_says_why_it_failed():
-    wlan = SimWLAN({"Tafelnetz": "geheim42"})
+    wlan = station({"Tafelnetz": "geheim42"})
     ip, seen = run(net.join(wlan, "Tafelnetz", "geheim42", Clock()))
     assert ip == "127.0.0.1" and len(seen) >= 1 and wlan.isconnected()
     for ssid, key, why in (("Tafelnetz", "falsch", "password"), ("Nachbar", "x", "no_ap"), ("", "", "no_wifi")):
         with pytest.raises(UpdateError) as info:
-            run(net.join(SimWLAN({"Tafelnetz": "geheim42"}), ssid, key, Clock()))
+            run(net.join(station({"Tafelnetz": "geheim42"}), ssid, key, Clock()))
         assert (info.value.key, info.value.detail) == ("no_network", why)
 
 
 def test_a_join_that_never_completes_times_out_on_the_clock():
-    class Stuck(SimWLAN):
-        def isconnected(self):
-            return False
-
+    stuck = station()
+    stuck.isconnected = lambda: False  # a join that never completes
     clock = Clock()
-    with pytest.raises(UpdateError) as info:
-        run(net.join(Stuck(), "Tafelnetz", "", clock, timeout_ms=5000), clock)
+    try:
+        with pytest.raises(UpdateError) as info:
+            run(net.join(stuck, "Tafelnetz", "", clock, timeout_ms=5000), clock)
+    finally:
+        del stuck.isconnected
     assert (info.value.key, info.value.detail) == ("no_network", "timeout")
     assert 5000 <= clock.ms <= 5020
 
@@ -129,7 +144,7 @@ def test_the_server_is_found_by_a_broadcast_on_loopback():
             continue
     answer.setblocking(False)
     clock = Clock()
-    finder = net.find(SimWLAN(), clock, port)
+    finder = net.find(station(), clock, port)
     try:
         next(finder)  # asked, nothing back yet
         data, addr = answer.recvfrom(64)
@@ -144,7 +159,7 @@ def test_the_server_is_found_by_a_broadcast_on_loopback():
 def test_no_answer_to_the_broadcast_is_no_server():
     clock = Clock()
     with pytest.raises(UpdateError) as info:
-        run(net.find(SimWLAN(), clock, 47509, timeout_ms=300), clock)
+        run(net.find(station(), clock, 47509, timeout_ms=300), clock)
     assert info.value.key == "no_server"
 
 
