@@ -91,7 +91,7 @@ APP = ("firmware/", "lib/tafel/", "host_tools/simboard/")  # the device's progra
 #     board parts, the core
 SOURCE = ("!firmware/port/",)  # the app run from source: the image's build does not count
 SIM = ("host_tools/__init__.py", "host_tools/app_files.py", "host_tools/exits.py", "host_tools/paths.py",
-       "host_tools/png.py", "host_tools/sim/")  # the
+       "host_tools/sim/")  # the
 #     simulator's launcher (tafel_host.sim: runtime, device process, serial line)
 BUNDLE = ("host_tools/update/__init__.py", "host_tools/update/bundle_build.py", "host_tools/update/keys.py",
           "host_tools/update/refusals.py") + SIM  # bundles, signed

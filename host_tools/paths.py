@@ -1,19 +1,21 @@
 # Where the laptop keeps Tafel's own files: one folder per user (history, export cursors, keys, port locks, the simulator's flash).
-import os
 import sys
 from pathlib import Path
 
 
-def user_data_dir(platform=None, env=None, home=None):
-    """Tafel's folder in the user's data directory (not created here)."""
+def user_data_dir(platform=None):
+    """Tafel's folder in the user's data directory, as platformdirs says (not created here):
+    ~/.local/share/tafel or $XDG_DATA_HOME/tafel on Linux, ~/Library/Application Support/tafel on
+    macOS, %APPDATA%\\tafel on Windows. `platform` (sys.platform's spelling) is for tests."""
     platform = sys.platform if platform is None else platform
-    env = os.environ if env is None else env
-    home = Path.home() if home is None else Path(home)
     if platform.startswith("win"):
-        base = Path(env["APPDATA"]) if env.get("APPDATA") else home / "AppData" / "Roaming"
+        from platformdirs.windows import Windows as Dirs
     elif platform == "darwin":
-        base = home / "Library" / "Application Support"
+        from platformdirs.macos import MacOS as Dirs
     else:
-        xdg = env.get("XDG_DATA_HOME", "")
-        base = Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share"  # relative XDG paths are ignored
-    return base / "tafel"
+        from platformdirs.unix import Unix as Dirs
+    # appauthor=False: no publisher folder above ours; roaming: %APPDATA%, where Tafel always kept it
+    folder = Path(Dirs("tafel", appauthor=False, roaming=True).user_data_dir)
+    if not folder.is_absolute():  # a relative $XDG_DATA_HOME, which the XDG spec says to ignore
+        folder = Path.home() / ".local" / "share" / "tafel"
+    return folder

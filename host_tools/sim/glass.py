@@ -2,7 +2,10 @@
 #
 #   glass = parse_snap("snap 128 64 <hex>", text_rows)   # Glass (SSD1306) or ColourGlass (from "snap565 ...")
 #   glass.pixel(x, y); glass.rows(); glass.png(scale); glass.text
-from .. import png
+# The PNG files are Pillow's (8-bit greyscale for the OLED, RGB for the LCDs).
+import io
+
+from PIL import Image
 
 # Greyscale levels of a snapshot: a lit pixel's face, the thin seam between lit pixels, and the dark glass.
 LIT, SEAM, DARK = 240, 185, 0
@@ -45,16 +48,27 @@ class Glass(_Snapshot):
     def png(self, scale=4):
         """PNG bytes at scale x: lit pixels light on black, with a faint seam between them as on an OLED."""
         if scale < 3:  # too small for seams: plain blocks
-            rows = [[LIT if on else DARK for on in row] for row in self.rows()]
-            return png.encode(self.width, self.height, rows, scale=scale)
-        rows = []
-        for row in self.rows():
-            face, seam = [], []
-            for on in row:
-                face += ([LIT] * (scale - 1) + [SEAM]) if on else [DARK] * scale
-                seam += [SEAM if on else DARK] * scale
-            rows += [face] * (scale - 1) + [seam]
-        return png.encode(self.width * scale, self.height * scale, rows)
+            face = bytes(LIT if on else DARK for row in self.rows() for on in row)
+            return _png(Image.frombytes("L", (self.width, self.height), face), scale)
+        lit = bytes(([LIT] * (scale - 1) + [SEAM]) * (scale - 1) + [SEAM] * scale)  # a lit pixel, row by row
+        cell = Image.frombytes("L", (scale, scale), lit)
+        picture = Image.new("L", (self.width * scale, self.height * scale), DARK)
+        for y, row in enumerate(self.rows()):
+            for x, on in enumerate(row):
+                if on:
+                    picture.paste(cell, (x * scale, y * scale))
+        return _png(picture, 1)
+
+
+def _png(picture, scale):
+    """The PNG file of a Pillow image, each pixel drawn as scale x scale."""
+    if scale < 1:
+        raise ValueError("scale must be 1 or more, not %r" % (scale,))
+    if scale > 1:
+        picture = picture.resize((picture.width * scale, picture.height * scale), Image.NEAREST)
+    out = io.BytesIO()
+    picture.save(out, "PNG")
+    return out.getvalue()
 
 
 def rgb888(colour):
@@ -81,16 +95,14 @@ class ColourGlass(_Snapshot):
     def png(self, scale=2):
         """PNG bytes (RGB, 8 bits a channel) at scale x, plain blocks: an LCD has no visible seams."""
         cache = {}
-        rows = []
+        rgb = bytearray()
         for row in self.rows():
-            out = []
             for colour in row:
-                rgb = cache.get(colour)
-                if rgb is None:
-                    rgb = cache[colour] = rgb888(colour)
-                out.append(rgb)
-            rows.append(out)
-        return png.encode_rgb(self.width, self.height, rows, scale=scale)
+                got = cache.get(colour)
+                if got is None:
+                    got = cache[colour] = bytes(rgb888(colour))
+                rgb += got
+        return _png(Image.frombytes("RGB", (self.width, self.height), bytes(rgb)), scale)
 
 
 def parse_snap(header, text_lines):

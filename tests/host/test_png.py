@@ -1,71 +1,68 @@
-# The PNG writer, checked by decoding its files with a small reader (chunks, CRCs, zlib, filter 0 rows).
-import struct
-import zlib
+# The simulator's PNG files (sim/glass.py, written with Pillow), read back with Pillow: size, mode, every pixel.
+import io
 
 import pytest
+from PIL import Image
 
-import pngread
-from tafel_host import png
+from tafel_host.sim.glass import DARK, LIT, SEAM, ColourGlass, Glass
 
 
 def read_png(data):
-    """(width, height, depth, rows) of a greyscale PNG whose rows all use filter 0."""
-    chunks = pngread.chunks(data)
-    kinds = [kind for kind, _ in chunks]
-    assert kinds[0] == b"IHDR" and kinds[-1] == b"IEND" and b"IDAT" in kinds
-    width, height, depth, colour, method, filtering, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
-    assert (colour, method, filtering, interlace) == (0, 0, 0, 0)
-    raw = zlib.decompress(b"".join(payload for kind, payload in chunks if kind == b"IDAT"))
-    stride = (width * depth + 7) // 8
-    assert len(raw) == height * (stride + 1)
-    rows = []
-    for y in range(height):
-        line = raw[y * (stride + 1):(y + 1) * (stride + 1)]
-        assert line[0] == 0  # filter type none
-        if depth == 8:
-            rows.append(list(line[1:]))
-        else:
-            rows.append([(line[1 + x // 8] >> (7 - x % 8)) & 1 for x in range(width)])
-    return width, height, depth, rows
+    """(width, height, depth, rows) of an 8-bit greyscale PNG: rows of pixel values 0-255."""
+    picture = Image.open(io.BytesIO(data))
+    assert picture.format == "PNG" and picture.mode == "L"
+    width, height = picture.size
+    values = picture.tobytes()
+    return width, height, 8, [list(values[y * width:(y + 1) * width]) for y in range(height)]
 
 
-def test_eight_bit_round_trip():
-    rows = [[0, 128, 255], [7, 8, 9]]
-    assert read_png(png.encode(3, 2, rows)) == (3, 2, 8, rows)
+def read_rgb_png(data):
+    """(width, height, rows of (r, g, b)) of an 8-bit RGB PNG."""
+    picture = Image.open(io.BytesIO(data))
+    assert picture.format == "PNG" and picture.mode == "RGB"
+    width, height = picture.size
+    values = picture.tobytes()
+    return width, height, [[tuple(values[i:i + 3]) for i in range(y * width * 3, (y + 1) * width * 3, 3)]
+                           for y in range(height)]
 
 
-def test_one_bit_with_a_row_that_is_not_a_whole_byte():
-    rows = [[x % 3 == 0 for x in range(11)], [1] * 11, [0] * 11]
-    rows = [[int(v) for v in row] for row in rows]
-    assert read_png(png.encode(11, 3, rows, depth=1)) == (11, 3, 1, rows)
+def mono(lit, width=3, height=8):
+    """A Glass of width x height (MONO_VLSB: a byte is 8 rows of one column) with the pixels in `lit` on."""
+    data = bytearray(width * ((height + 7) // 8))
+    for x, y in lit:
+        data[(y >> 3) * width + x] |= 1 << (y & 7)
+    return Glass(width, height, bytes(data), [])
 
 
-def test_scale_repeats_each_pixel_as_a_square():
-    width, height, depth, rows = read_png(png.encode(2, 2, [[0, 255], [255, 0]], scale=3))
-    assert (width, height, depth) == (6, 6, 8)
-    assert rows[0] == rows[1] == rows[2] == [0, 0, 0, 255, 255, 255]
-    assert rows[3] == rows[5] == [255, 255, 255, 0, 0, 0]
-    _, _, _, bits = read_png(png.encode(3, 1, [[1, 0, 1]], depth=1, scale=4))
-    assert bits == [[1] * 4 + [0] * 4 + [1] * 4] * 4
+def test_a_small_scale_draws_plain_blocks():
+    width, height, depth, rows = read_png(mono({(1, 0)}).png(scale=2))
+    assert (width, height, depth) == (6, 16, 8)
+    assert rows[0] == rows[1] == [DARK, DARK, LIT, LIT, DARK, DARK]
+    assert rows[2] == [DARK] * 6
 
 
-def test_write_puts_the_file_on_disk(tmp_path):
-    path = tmp_path / "one.png"
-    size = png.write(path, 1, 1, [[200]], scale=2)
-    assert path.stat().st_size == size
-    assert read_png(path.read_bytes()) == (2, 2, 8, [[200, 200], [200, 200]])
+def test_a_lit_pixel_at_4x_has_a_face_and_a_seam_on_black():
+    width, height, _, rows = read_png(mono({(0, 0), (2, 1)}).png(scale=4))
+    assert (width, height) == (12, 32)
+    assert rows[0][:4] == rows[2][:4] == [LIT, LIT, LIT, SEAM]  # the face, its right edge the seam
+    assert rows[3][:4] == [SEAM] * 4  # the seam along its bottom
+    assert rows[0][4:8] == [DARK] * 4  # an unlit pixel is the black glass
+    assert rows[4][8:12] == [LIT, LIT, LIT, SEAM] and rows[7][8:12] == [SEAM] * 4
+    assert sum(1 for row in rows for v in row if v == LIT) == 2 * 9
 
 
-@pytest.mark.parametrize("call", [
-    lambda: png.encode(2, 1, [[0, 256]]),
-    lambda: png.encode(2, 1, [[0, 2]], depth=1),
-    lambda: png.encode(2, 1, [[0, -1]]),
-    lambda: png.encode(2, 2, [[0, 0]]),
-    lambda: png.encode(2, 1, [[0, 0, 0]]),
-    lambda: png.encode(1, 1, [[0]], depth=4),
-    lambda: png.encode(1, 1, [[0]], scale=0),
-    lambda: png.encode(0, 1, [[]]),
-])
-def test_bad_input_is_refused(call):
+def test_colour_glass_is_rgb_in_plain_blocks():
+    red, blue = 0xF800, 0x001F
+    data = b"".join(bytes((c >> 8, c & 0xFF)) for c in (red, 0, 0, blue))
+    width, height, rows = read_rgb_png(ColourGlass(2, 2, data, []).png(scale=3))
+    assert (width, height) == (6, 6)
+    assert rows[0] == rows[2] == [(255, 0, 0)] * 3 + [(0, 0, 0)] * 3
+    assert rows[5] == [(0, 0, 0)] * 3 + [(0, 0, 255)] * 3
+
+
+@pytest.mark.parametrize("scale", [0, -1])
+def test_a_scale_below_one_is_refused(scale):
     with pytest.raises(ValueError):
-        call()
+        mono(set()).png(scale=scale)
+    with pytest.raises(ValueError):
+        ColourGlass(1, 1, b"\x00\x00", []).png(scale=scale)

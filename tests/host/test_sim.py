@@ -108,14 +108,21 @@ def test_windows_is_told_about_wsl():
 
 # -- where things are --
 
-def test_user_data_dir_per_platform(tmp_path):
+def test_user_data_dir_per_platform(tmp_path, monkeypatch):
+    # The folders Tafel always used, now found by platformdirs: nobody's history or keys move.
     home = tmp_path / "home"
-    assert paths.user_data_dir("linux", {}, home) == home / ".local" / "share" / "tafel"
-    assert paths.user_data_dir("linux", {"XDG_DATA_HOME": "/x/data"}, home) == Path("/x/data/tafel")
-    assert paths.user_data_dir("linux", {"XDG_DATA_HOME": "relative"}, home) == home / ".local" / "share" / "tafel"
-    assert paths.user_data_dir("darwin", {}, home) == home / "Library" / "Application Support" / "tafel"
-    assert paths.user_data_dir("win32", {"APPDATA": "/appdata"}, home) == Path("/appdata/tafel")
-    assert paths.user_data_dir("win32", {}, home) == home / "AppData" / "Roaming" / "tafel"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    assert paths.user_data_dir("linux") == home / ".local" / "share" / "tafel"
+    monkeypatch.setenv("XDG_DATA_HOME", "/x/data")
+    assert paths.user_data_dir("linux") == Path("/x/data/tafel")
+    monkeypatch.setenv("XDG_DATA_HOME", "relative")
+    assert paths.user_data_dir("linux") == home / ".local" / "share" / "tafel"
+    assert paths.user_data_dir("darwin") == home / "Library" / "Application Support" / "tafel"
+    if sys.platform == "win32":  # platformdirs asks Windows itself for the roaming AppData folder
+        monkeypatch.setenv("APPDATA", str(tmp_path / "appdata"))
+        assert paths.user_data_dir().parent.name != "tafel"  # no publisher folder between: ...\AppData\Roaming\tafel
+        assert paths.user_data_dir().name == "tafel" and "Roaming" in str(paths.user_data_dir())
 
 
 def test_default_flash_lives_in_the_data_dir(monkeypatch, tmp_path):

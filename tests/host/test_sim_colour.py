@@ -6,14 +6,11 @@ import struct
 import subprocess
 import sys
 import time
-import zlib
 from pathlib import Path
 
 import pytest
 
-import pngread
 from needs import POSIX, needs
-from tafel_host import png
 from tafel_host.cli import main
 from tafel_host.sim import launcher as sim
 from tafel_host.sim.device import ColourGlass, SimError, parse_snap, rgb888
@@ -29,6 +26,7 @@ from tafel_host.sim.render import (
     visible_len,
     xterm256,
 )
+from test_png import read_rgb_png
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = "lilygo-tdisplay-st7789"
@@ -36,22 +34,6 @@ PALETTE = json.loads((ROOT / "hardware" / "boards" / (BOARD + ".json")).read_tex
 WHITE, RED, GREEN, BLUE = 0xFFFF, 0xF800, 0x07E0, 0x001F
 WORKED_EXAMPLE = ("1 D D\n# # 2 6 6 wait:1200 6 6 2 #\n# # 2 2 3 3 6 6 #\n# # 2 2 2 5 5 5 3 3 6 6 6 #\nD #\n"
                   "A D 3 6 D 5 0 B 3\n")
-
-
-def read_rgb_png(data):
-    """(width, height, rows of (r, g, b)) of an 8-bit RGB PNG whose rows all use filter 0."""
-    chunks = pngread.chunks(data)
-    width, height, depth, colour, method, filtering, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
-    assert (depth, colour, method, filtering, interlace) == (8, 2, 0, 0, 0)
-    raw = zlib.decompress(b"".join(payload for kind, payload in chunks if kind == b"IDAT"))
-    stride = width * 3 + 1
-    assert len(raw) == height * stride
-    rows = []
-    for y in range(height):
-        line = raw[y * stride:(y + 1) * stride]
-        assert line[0] == 0
-        rows.append([tuple(line[1 + 3 * x:4 + 3 * x]) for x in range(width)])
-    return width, height, rows
 
 
 def glass_of(rows, text=("top", "", "bottom")):
@@ -77,19 +59,6 @@ def test_rgb565_to_rgb888_fills_the_low_bits():
     assert rgb888(WHITE) == (255, 255, 255) and rgb888(0) == (0, 0, 0)
     assert rgb888(RED) == (255, 0, 0) and rgb888(GREEN) == (0, 255, 0) and rgb888(BLUE) == (0, 0, 255)
     assert rgb888(0x8410) == (132, 130, 132)  # mid grey
-
-
-def test_rgb_png_round_trip_and_checks():
-    rows = [[(255, 0, 0), (0, 255, 0), (0, 0, 255)], [(1, 2, 3), (4, 5, 6), (7, 8, 9)]]
-    assert read_rgb_png(png.encode_rgb(3, 2, rows)) == (3, 2, rows)
-    width, height, big = read_rgb_png(png.encode_rgb(3, 2, rows, scale=2))
-    assert (width, height) == (6, 4) and big[0][:2] == [(255, 0, 0)] * 2 and big[1] == big[0]
-    with pytest.raises(ValueError):
-        png.encode_rgb(1, 1, [[(256, 0, 0)]])
-    with pytest.raises(ValueError):
-        png.encode_rgb(2, 1, [[(0, 0, 0)]])
-    with pytest.raises(ValueError):
-        png.encode_rgb(1, 1, [[(0, 0, 0)]], scale=0)
 
 
 def test_colour_snapshot_is_rgb_at_2x(tmp_path):
