@@ -25,10 +25,11 @@
 # and serial (`resets` counts them). The device resets itself when its
 # simulated time runs past an unfed watchdog ("reset watchdog"); a device
 # hung in a Python loop cannot, so it says when a watchdog starts ("wdt <ms>")
-# and each time it is fed ("fed"), and here the real time spent waiting for
-# it is counted: past the timeout without a feed, the process is killed and
-# started again. Only time waiting for an answer counts (while nobody asks,
-# the device's time stands still).
+# and each time it is fed ("fed"), and here the chip process's CPU time is
+# counted while we wait for it (hang.py: a busy laptop does not make a start
+# late): past the timeout without a feed, the process is killed and started
+# again. Only time waiting for an answer counts (while nobody asks, the
+# device's time stands still).
 import collections
 import os
 import queue
@@ -41,6 +42,7 @@ from ..simboard import wire
 from ..simboard.bench import Bench
 from .cmdline import short_names
 from .glass import ColourGlass, Glass, SimError, parse_snap, rgb888  # noqa: F401 (where they were)
+from .hang import Unfed
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "*", "#", "CW", "CCW", "PUSH")
 READY_TIMEOUT = 60.0  # seconds from starting the process to "ready"
@@ -85,7 +87,7 @@ class SimDevice:
         self.resets = 0  # watchdog resets so far
         self.restarts = 0  # resets the firmware asked for (machine.reset(), after an update)
         self.watchdog = 0.0  # seconds: the running watchdog's timeout, 0 for none
-        self._unfed = 0.0  # seconds spent waiting for the device since its watchdog was last fed
+        self._unfed = Unfed()  # how long the running watchdog has gone unfed (hang.py)
         self.asleep = False  # the device said it went into deep sleep
         self._proc = None
         self._to_chip = None
@@ -122,7 +124,7 @@ class SimDevice:
     def _spawn(self):
         self._tail.clear()
         self.asleep = False
-        self.watchdog = self._unfed = 0.0  # a chip starts without one
+        self.watchdog = 0.0  # a chip starts without one
         extra = ["--reset-cause", self._cause]
         hold, self._cause, self._hold = self._hold, "power", None
         chip_in, to_chip = os.pipe()
@@ -136,6 +138,7 @@ class SimDevice:
         finally:
             os.close(chip_in)
             os.close(chip_out)
+        self._unfed.start(self._proc.pid)
         self._to_chip = os.fdopen(to_chip, "wb", buffering=0)
         self._frames = queue.Queue()
         threading.Thread(target=self._read_frames, args=(os.fdopen(from_chip, "rb"), self._frames),
@@ -290,14 +293,14 @@ class SimDevice:
             now = time.monotonic()
             left = deadline - now
             if self.watchdog:
-                left = min(left, self.watchdog - self._unfed)
+                left = min(left, self.watchdog - self._unfed.seconds())
             try:
                 item = self._frames.get(timeout=max(left, 0.001))
             except queue.Empty:
                 item = _NOTHING
             later = time.monotonic()
-            self._unfed += later - now
-            if self.watchdog and self._unfed > self.watchdog:
+            self._unfed.waiting(later - now)
+            if self.watchdog and self._unfed.hung(self.watchdog):
                 raise _Reset()  # hung: no feed for longer than the timeout
             if item is _NOTHING:
                 if later < deadline:
@@ -315,9 +318,10 @@ class SimDevice:
                 continue
             line = payload.decode("ascii", "replace")
             if line == "fed":
-                self._unfed = 0.0
+                self._unfed.fed()
             elif line.startswith("wdt "):
-                self.watchdog, self._unfed = int(line[4:]) / 1000.0, 0.0
+                self.watchdog = int(line[4:]) / 1000.0
+                self._unfed.fed()
             elif line == "reset watchdog":
                 raise _Reset()
             elif line == "reset hard":

@@ -37,7 +37,7 @@ from tafel_host.sim.serial import SimSerial
 from tafel_host.update import bundle_build, keys
 from tafel_host.update import serve as serve_update
 
-TRIAL_WDT_MS = 2500  # the device's 60 s, shortened: a start under load must still feed in time
+TRIAL_WDT_MS = 2500  # the device's 60 s, shortened (the launcher counts the chip's CPU time: sim/hang.py)
 CONFIRM_MS = 3000  # update/health.py's 20 s of main loop, shortened
 ROLLED = "Update verworfen"  # the old version's note after a rollback
 N, GOOD = "0.8.0", "0.10.0"
