@@ -30,6 +30,12 @@ import re
 import sys
 import time
 
+try:
+    import tafelchip  # the device build's model of ESP-IDF's heap (firmware/port/unix/tafel/tafelchip.c)
+except ImportError:
+    tafelchip = None
+_IDF_HANDLES = 512  # the model's handles (idfheap.c MAX_HANDLES)
+
 
 def _abspath(path):
     # MicroPython has no os.path: join with the cwd and fold "." and "..".
@@ -197,6 +203,7 @@ class Run:
             if self.keyword and self.keyword not in full:
                 continue
             started = time.ticks_ms()
+            power_up_idf()
             try:
                 func()
             except Skipped as err:
@@ -209,6 +216,15 @@ class Run:
                 took = time.ticks_diff(time.ticks_ms(), started)
                 # the slow ones carry their time, so a suite creeping towards CI's limit shows where
                 print("PASS %s%s" % (full, " (%.1f s)" % (took / 1000) if took >= 2000 else ""))
+
+
+def power_up_idf():
+    """ESP-IDF's heap as a power-up leaves it, before each test: on the device build its model
+    (tafelchip) lives as long as this process, and the Wi-Fi stations and sockets of a test's
+    devices would keep what they took from it; on the chip a reset gives it all back."""
+    if tafelchip is not None:
+        for handle in range(1, _IDF_HANDLES + 1):
+            tafelchip.idf_free(handle)  # False where the handle is not in use
 
 
 def marked_slow(path):
