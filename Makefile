@@ -6,7 +6,7 @@ VPY    := $(VENV)/bin/python
 MPY     = $(or $(wildcard $(VENV)/bin/micropython),$(shell command -v micropython),$(VENV)/bin/micropython)
 STAMP  := $(VENV)/.installed
 
-.PHONY: test quick sim bench figures clean screenshots hardware enclosure deploy heap device-build
+.PHONY: test test-lowest quick sim bench figures clean screenshots hardware enclosure deploy heap device-build
 
 # The 32-bit MicroPython v1.28.0 unix port with the application frozen in, as the ESP32 image
 # freezes it (firmware/port/README.md); its source from MICROPYTHON_SRC, else ../shared/vendor, else a
@@ -68,6 +68,15 @@ quick: $(STAMP)
 	wait $$mpy || status=1; \
 	grep -v -E '^PASS [^(]+$$' build/quick-mpy.log; \
 	echo "(make quick: $$(( $$(date +%s) - start )) s)"; exit $$status
+
+# The CPython suite on the lowest versions pyproject.toml allows (constraints-lowest.txt), in a venv of its
+# own: the bounds are ones the tests passed on. Not part of make test (a second venv's install).
+LOWEST := .venv-lowest
+test-lowest: pyproject.toml constraints-lowest.txt
+	test -x $(LOWEST)/bin/python || $(PYTHON) -m venv $(LOWEST)
+	$(LOWEST)/bin/python -m pip install --quiet -c constraints-lowest.txt -e '.[dev,charts]'
+	$(LOWEST)/bin/python -m pip list --format=freeze | grep -i -E '^(pyserial|rich|cryptography|platformdirs|pillow|esptool|mpremote|matplotlib|pytest|pytest-xdist|hypothesis)=='
+	$(LOWEST)/bin/python -m pytest -q -n auto --dist loadfile -p no:cacheprovider tests/host tests/core tests/crypto
 
 # Builds (incrementally) the 32-bit device build of MicroPython; tafel sim and the heap gate use it when it is there.
 device-build: $(STAMP)
@@ -144,6 +153,6 @@ figures: $(STAMP)
 
 # Back to a fresh checkout's state (the venv included).
 clean:
-	rm -rf $(VENV) build dist out *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) $(LOWEST) build dist out *.egg-info .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name '*.mpy' -type f -delete
