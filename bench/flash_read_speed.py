@@ -9,7 +9,7 @@
 #    worst case of a block on the wire.
 # 2. The simulator on the 32-bit device build in the board's first heap area
 #    alone (56 KB, no --system-heap: the heap may not grow) boots it, and the
-#    host reads the whole flash with host_tools/rescue_link.read_flash over the
+#    host reads the whole flash with host_tools/rescue/link.read_flash over the
 #    pseudo-terminal paced to baud/10 bytes a second each way.
 # 3. Prints the blocks and bytes sent, the seconds, the share of the line
 #    rate, the time for a 2 MB flash with every block full (its per-block cost

@@ -19,7 +19,7 @@
 import os
 
 # The core but its CPython-only inflating (bundle/inflate_zlib.py: zlib, which a device does not
-# have; its deflate module inflates there): host_tools/bundle_build.py HOST_ONLY leaves it out too.
+# have; its deflate module inflates there): host_tools/update/bundle_build.py HOST_ONLY leaves it out too.
 _HOST_ONLY = ("bundle/inflate_zlib.py",)
 # MicroPython's manifest tool runs this file in its own folder; a reader that execs it names it.
 _lib = os.path.join(os.path.dirname(globals().get("__file__") or "./manifest.py"), "..", "..", "lib", "tafel")

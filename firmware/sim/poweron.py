@@ -275,7 +275,7 @@ def recover(profile, dev, rescue, opts, wires, device_id, machine, wire):
 
 def _serial(opts, wires, port=None):
     # SimUSB: Ctrl-C outside a session stops the firmware and a REPL answers (mpremote works);
-    # --serial-session: where to say that a link session began or ended (the launcher's ring, sim_serial.py).
+    # --serial-session: where to say that a link session began or ended (the launcher's ring, host_tools/sim/serial.py).
     # The link's transport is the application's (assemble.run() makes the same on the chip).
     from link.transport import StreamTransport
     from sim.simusb import SimUSB

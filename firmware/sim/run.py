@@ -49,7 +49,7 @@
 #
 # The USB serial: with --serial-in/--serial-out the firmware's link serves
 # docs/protocol.md on two FIFOs the launcher made and connects to a
-# pseudo-terminal (host_tools/sim_serial.py), pacing what it writes to --baud
+# pseudo-terminal (host_tools/sim/serial.py), pacing what it writes to --baud
 # in simulated time. As on the device, a Ctrl-C outside a link session stops
 # the firmware and a REPL takes the port (sim/simusb.py), so mpremote works.
 #

@@ -11,7 +11,7 @@
 # runs but never feeds is caught here, inside the device process), and the
 # real time the launcher spends waiting for a device that does not answer (a
 # version hung in a Python loop runs nothing here, so only the launcher can
-# notice: host_tools/sim_device.py). `beat(line)` tells the launcher:
+# notice: host_tools/sim/device.py). `beat(line)` tells the launcher:
 # "wdt <ms>" when a watchdog starts ("wdt 0": none runs after a reset) and
 # "fed" each time it is fed. Either way the reset ends the device process
 # (run.py: "reset watchdog", exit status RESET_EXIT) and the launcher starts

@@ -1,6 +1,6 @@
 # What a Tafel firmware image holds frozen (firmware/port): the files an update need not send or store.
 #
-# The image freezes the application beside appimage.py (written by tafel_host/appimage.py
+# The image freezes the application beside appimage.py (written by tafel_host/update/appimage.py
 # at the image's build): the bundle path and SHA-256 of every frozen file, paths sorted.
 # Frozen, both tuples live in flash; looking a file up allocates nothing.
 

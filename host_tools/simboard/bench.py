@@ -9,7 +9,7 @@
 #
 # The chip (firmware/sim/simmachine.py, the firmware's `machine`) holds only
 # its own pins and buses; everything outside it is here, outside the chip's
-# heap: the launcher (host_tools/sim_device.py) keeps a Bench in its own
+# heap: the launcher (host_tools/sim/device.py) keeps a Bench in its own
 # process and speaks to the chip's process over a pipe (wire.py), and the
 # firmware tests keep one in their process (firmware/sim/simmachine.py
 # from_profile) and call it directly. The same parts, the same wiring, the

@@ -4,7 +4,7 @@
 #   for kind, payload in frames(pipe): ...               # what the chip puts out, in order
 #   deliver(bench, kind, payload)                        # a bus or pin frame to the board's parts
 #
-# CPython only (the launcher, host_tools/sim_device.py); the firmware tests
+# CPython only (the launcher, host_tools/sim/device.py); the firmware tests
 # wire chip and board in one process without frames (firmware/sim/wire.py LocalWire).
 import struct
 

@@ -2,7 +2,7 @@
 #
 # FIXTURE is a real bundle (two files, one stored raw, one deflated; version 1.2.3, min-boot 1)
 # signed with the test key below; test_fixture_is_what_the_builder_makes regenerates it on
-# CPython with host_tools/bundle_build.pack and fails if the format has moved on (then paste
+# CPython with host_tools/update/bundle_build.pack and fails if the format has moved on (then paste
 # the new hex it prints). Under MicroPython this checks the deflate module's path, under
 # CPython the zlib one.
 import io

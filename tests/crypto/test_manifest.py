@@ -1,5 +1,5 @@
 # The bundle format (lib/tafel/bundle/manifest.py): header, manifest text, versions; both interpreters.
-# The laptop's writer (host_tools/bundle_build.encode_manifest) is checked against the same text
+# The laptop's writer (host_tools/update/bundle_build.encode_manifest) is checked against the same text
 # in test_the_laptops_writer_makes_this_text (CPython only).
 import struct
 

@@ -4,7 +4,7 @@
 #   micropython tests/host/mpy_update.py REPO SPEC.json
 #
 # SPEC.json: {"keys": [hex], "v1": path, "v2": path, "case": NAME, ...} with the bundles
-# built on CPython (host_tools/bundle_build.pack). Prints one JSON line: the case's result.
+# built on CPython (host_tools/update/bundle_build.pack). Prints one JSON line: the case's result.
 # Cases:
 #   update    v1 installed (slot a) with games in /data, then v2 staged and switched
 #   sweep     the update's write log; for every program/erase (clean and torn cut) the

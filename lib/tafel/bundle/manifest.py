@@ -1,5 +1,5 @@
 # The bundle format: its reader, for the device (bundle/reader.py uses it) and
-# the laptop (host_tools/bundle_build.py imports this very module from the core
+# the laptop (host_tools/update/bundle_build.py imports this very module from the core
 # and writes what parse() reads: encode_manifest, pack_header, pack). The
 # writer lives on the laptop only: every function here costs the device heap
 # once imported (bench/update_crypto.py). docs/updates.md describes the format
