@@ -2,11 +2,13 @@
 # Free RAM is looked at again every few seconds; * or # goes back.
 import gc
 
+from micropython import const
+
 from tafel.version import VERSION
 from ui.screen import Screen
 
-REFRESH_MS = 2000
-RAM_ROW = 6
+_REFRESH_MS = const(2000)
+_RAM_ROW = const(6)
 
 
 class About(Screen):
@@ -49,12 +51,12 @@ class About(Screen):
             self.app.pop()
 
     def tick(self, now):
-        if now - self.at >= REFRESH_MS:
+        if now - self.at >= _REFRESH_MS:
             self.at = now
             ram = gc.mem_free()
             if ram // 1024 != self.ram // 1024:
                 self.ram = ram
-                self.touch(RAM_ROW)
+                self.touch(_RAM_ROW)
 
     def draw_row(self, canvas, row):
         t = self.app.t
@@ -63,7 +65,7 @@ class About(Screen):
             canvas.bar(0, t("about"))
         elif row == last:
             canvas.text(last, 0, t("ab_keys"))
-        elif row == RAM_ROW:
+        elif row == _RAM_ROW:
             _pair(canvas, row, t("ab_ram"), "%d KB" % (self.ram // 1024))
         elif row - 1 < len(self.lines):
             label, value = self.lines[row - 1]

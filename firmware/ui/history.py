@@ -10,10 +10,12 @@
 # Only the rows in view are summarised, a page from one read of the index
 # (the game on the table from memory), so a long history costs a list of ids
 # and a handful of labels.
+from micropython import const
+
 from ui.screen import ListScreen
 
-LABEL = 15  # columns for a label (the cursor takes the first)
-CACHE = 16  # labels kept before the cache is dropped
+_LABEL = const(15)  # columns for a label (the cursor takes the first)
+_CACHE = const(16)  # labels kept before the cache is dropped
 
 LIVE, PAUSED, DONE, EXPORTED, DAMAGED, UNREADABLE = range(6)
 MARKS = ">-=^!!"
@@ -112,7 +114,7 @@ def abbreviate(players, width):
     return "".join([name[:1] for name in players])[:width]
 
 
-def label(app, g, width=LABEL):
+def label(app, g, width=_LABEL):
     """The game's two rows: ("12.03        R14" or "ohne Datum   R14", "#7 An Be Cl   =")."""
     t = app.t
     head = date_text(t, g.created) or t("h_no_date")
@@ -161,7 +163,7 @@ class History(ListScreen):
         # The rows in view, from one read of the index (store.summaries);
         # one game at a time if that fails (a game the store cannot describe).
         app = self.app
-        if len(self.cache) >= CACHE:
+        if len(self.cache) >= _CACHE:
             self.cache = {}
         body = self.body_items()
         session = app.session

@@ -4,12 +4,14 @@
 # C/D or the rotary scroll a row, A/B jump to the previous/next round, #
 # opens a menu (continue an unfinished game, delete), * goes back to the list.
 # Deleting asks first and says plainly when the game was never exported.
+from micropython import const
+
 from ui import history as hi
 from ui.confirm import Confirm
 from ui.names import short_names
 from ui.screen import FLASH_ERRORS, ListScreen, Screen
 
-HINT_MS = 3000  # the bottom row takes turns: menu keys, then round keys
+_HINT_MS = const(3000)  # the bottom row takes turns: menu keys, then round keys
 
 # kinds of summary lines
 _TEXT, _PAIR, _BAR = range(3)
@@ -125,7 +127,7 @@ class HistoryGame(Screen):
         self._scroll(target, True)
 
     def tick(self, now):
-        if now - self.hint_at >= HINT_MS:
+        if now - self.hint_at >= _HINT_MS:
             self.hint_at = now
             if self.game is not None and len(self.game.rounds):
                 self.hint_turn ^= 1

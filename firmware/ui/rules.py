@@ -8,14 +8,16 @@
 # how many. Closing the screen lets the rulebook and the referee go again.
 import sys
 
+from micropython import const
+
 from ui.screen import Screen, title_bar
 
-_MENU = 0  # views: the menu, a page of text, the colour, the question, the verdict
-_PAGE = 1
-_COLOUR = 2
-_ASK = 3
-_VERDICT = 4
-_CHECK = 3  # the menu's bluff check; the other entries are the sections in order
+_MENU = const(0)  # views: the menu, a page of text, the colour, the question, the verdict
+_PAGE = const(1)
+_COLOUR = const(2)
+_ASK = const(3)
+_VERDICT = const(4)
+_CHECK = const(3)  # the menu's bluff check; the other entries are the sections in order
 _DROP = ("tafel.rulebook", "tafel.rulebook_de", "tafel.rulebook_en", "tafel.referee")
 
 

@@ -22,22 +22,23 @@
 import gc
 
 import framebuf
+from micropython import const
 
 from ui.screen import Screen
 
 KEYS = "123A456B789C*0#D"  # the 4x4 keypad, row by row
 ENCODER = ("CW", "CCW", "PUSH")
 INPUTS = len(KEYS) + len(ENCODER)
-EXIT_STARS = 3
-PATTERNS = 4  # 0: this page, 1: every pixel lit, 2 and 3: the two checkerboards
-HINT_MS = 3000
-REFRESH_MS = 2000
-FLASH_ROW = 5
-RAM_ROW = 6
+_EXIT_STARS = const(3)
+_PATTERNS = const(4)  # 0: this page, 1: every pixel lit, 2 and 3: the two checkerboards
+_HINT_MS = const(3000)
+_REFRESH_MS = const(2000)
+_FLASH_ROW = const(5)
+_RAM_ROW = const(6)
 # A ".new" file is what a write-new-then-rename leaves when it is cut short,
 # so the boot check removes a scratch file that a power cut left behind.
 SCRATCH = "selftest.new"
-SCRATCH_BYTES = 1024
+_SCRATCH_BYTES = const(1024)
 
 _tiles = {}
 
@@ -58,7 +59,7 @@ def check_flash(store):
     try:
         if not store.space().can_write_small():
             return "st_full"
-        same = store.write_check(SCRATCH, bytes(range(256)) * (SCRATCH_BYTES // 256))
+        same = store.write_check(SCRATCH, bytes(range(256)) * (_SCRATCH_BYTES // 256))
     except Exception:  # OSError from the file system, or whatever a dying chip raises
         return "st_failed"
     return "st_ok" if same else "st_failed"
@@ -115,13 +116,13 @@ class SelfTest(Screen):
         self.touch(4)
         if k == "*":
             self.stars += 1
-            if self.stars >= EXIT_STARS:
+            if self.stars >= _EXIT_STARS:
                 self.app.pop()
                 return
         else:
             self.stars = 0
         if k == "0":
-            self.pattern = (self.pattern + 1) % PATTERNS
+            self.pattern = (self.pattern + 1) % _PATTERNS
             self.touch()
         elif self.pattern:
             self.pattern = 0
@@ -131,16 +132,16 @@ class SelfTest(Screen):
             self.app.notify(self.app.t("st_all"))
 
     def tick(self, now):
-        if now - self.hint_at >= HINT_MS:
+        if now - self.hint_at >= _HINT_MS:
             self.hint_at = now
             self.hint_turn ^= 1
             self.touch(self.app.canvas.rows - 1)
-        if now - self.ram_at >= REFRESH_MS:
+        if now - self.ram_at >= _REFRESH_MS:
             self.ram_at = now
             ram = gc.mem_free()
             if ram // 1024 != self.ram // 1024:
                 self.ram = ram
-                self.touch(RAM_ROW)
+                self.touch(_RAM_ROW)
 
     def draw_row(self, canvas, row):
         if self.pattern:
@@ -164,11 +165,11 @@ class SelfTest(Screen):
                 canvas.right(row, str(min(self.counts[r], 999)))
             elif self.last:
                 canvas.right(row, self.last)
-        elif row == FLASH_ROW:
+        elif row == _FLASH_ROW:
             value = t(self.flash)
             canvas.text(row, 0, t("st_flash")[:canvas.cols - len(value) - 1])
             canvas.right(row, value)
-        elif row == RAM_ROW:
+        elif row == _RAM_ROW:
             ram = "RAM %dK" % (self.ram // 1024)
             free = "FS %dK" % self.free_kb if self.free_kb is not None else "FS ?"
             if len(ram) + len(free) >= canvas.cols:
