@@ -90,7 +90,7 @@ def largest_ballast(micropython, deploy, bundle, key_hex, write):
 
 
 def main():
-    from host_tools import bundle_build, keys  # noqa: E402 (the checkout's, not an installed copy)
+    from host_tools.update import bundle_build, keys  # noqa: E402 (the checkout's, not an installed copy)
 
     micropython = find_tool("micropython")
     mpy_cross = find_tool("mpy-cross")
