@@ -156,12 +156,17 @@ def start_sim(tmp_path):
         [sys.executable, "-m", "tafel_host.cli", "sim", "--script", str(script), "--stay",
          "--port-file", str(port_file), "--flash", str(tmp_path / "flash.img")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    end = time.monotonic() + 60
+    # It says "serial: <path>" at once, and its summary once the script has run and the port file
+    # is written: read what it says (a minute at most for each line), no polling for the file.
+    said = []
     while not port_file.exists():
-        if proc.poll() is not None or time.monotonic() > end:
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        line = proc.stdout.readline() if ready else ""
+        if not line:  # it ended, or said nothing for a minute
             proc.kill()
-            raise AssertionError("no port file: %s" % proc.stderr.read())
-        time.sleep(0.05)
+            raise AssertionError("no port file: %s%s" % ("".join(said), proc.stderr.read()))
+        said.append(line)
+    proc.said = "".join(said)  # what it printed before the port was there, for the test to read
     return proc, port_file.read_text().strip()
 
 
@@ -192,7 +197,7 @@ def test_sim_stay_serves_the_link_on_the_pty_until_stdin_closes(tmp_path):
             assert wire.decode(port.readline())[:2] == (wire.OK, 2)
         proc.stdin.close()
         assert proc.wait(15) == 0
-        out = proc.stdout.read()
+        out = proc.said + proc.stdout.read()
         assert out.startswith("serial: " + path + "\n")
         assert "tafel sim:" in out
         assert not port_file.exists()
