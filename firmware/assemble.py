@@ -5,7 +5,7 @@
 # simulator (sim/run.py) runs the same main.py from the same slot of its
 # flash image and calls assemble() with its emulated parts (machine, clock,
 # power, USB serial) in place of the chip's; it then steps the Runner in
-# simulated time where run() lets asyncio step it. This lives here, not in
+# simulated time where run() loops in real time. This lives here, not in
 # main.py, because main.py stays source and is compiled into the heap at
 # every boot; this module is frozen into the firmware image (or an .mpy).
 import sys
@@ -67,7 +67,6 @@ def _room_for_modules():
 
 
 def run():
-    import asyncio
     import binascii
 
     import esp32
@@ -95,7 +94,7 @@ def run():
                       transport, device_id, log=log)
     links.append(runner.link)
     try:
-        asyncio.run(runner.run(clock))  # it feeds the watchdog (bootsel.py starts it at every boot)
+        runner.run(clock)  # it feeds the watchdog (bootsel.py starts it at every boot)
     except KeyboardInterrupt:  # Ctrl-C on the serial outside a link session: to the REPL on purpose
         from update import health
 

@@ -1,13 +1,12 @@
 # The firmware's main loop: poll the inputs into one event queue, hand keys to the app, redraw.
 #
-# step() is the whole loop body. The device runs it every 10 ms from an
-# asyncio task; the simulator calls it with simulated time, so both run the
-# same code path. Once a second it hands the time to update/health.py, which
+# step() is the whole loop body. The device runs it with a 10 ms pause after
+# each (run(): a plain loop, no asyncio: its modules would hold 2 KB of the
+# heap for one task); the simulator calls it with simulated time, so both run
+# the same code path. Once a second it hands the time to update/health.py, which
 # feeds the watchdog of a trial or probation boot (bootsel.py) and confirms a
 # new version once the loop has run long enough: a version whose loop hangs
 # or raises stops feeding it and is reset, and rolled back after a few tries.
-import asyncio
-
 from drivers.events import NAMES, code
 from update import health
 
@@ -48,7 +47,11 @@ class Runner:
             self.fed = now
             health.step(now, app.store)
 
-    async def run(self, clock):
+    def run(self, clock):
+        """The device's main loop, for ever: a step, then STEP_MS for the rest of the chip (the
+        USB serial's and the UART's buffers fill meanwhile; Ctrl-C is a KeyboardInterrupt here)."""
+        from time import sleep_ms
+
         while True:
             self.step(clock.ticks_ms())
-            await asyncio.sleep_ms(STEP_MS)
+            sleep_ms(STEP_MS)

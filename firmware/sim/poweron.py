@@ -81,7 +81,7 @@ def start(chip_class):
             held.append(machine.WLAN())
         return held, chip, None, None, "idle", 0
     # What the chip's firmware holds from here on: its board profile (main.py reads /board.json), and
-    # asyncio, whose loop steps it (how deep the chip's C stack is where it does).
+    # how deep the chip's C stack is where its main loop steps it.
     import json
 
     with open(opts["--board"]) as f:  # read now: the flash may become /
@@ -96,16 +96,14 @@ def start(chip_class):
 
 
 def chip_depth():
-    # The C stack in use where the chip's main loop steps the firmware: main.py's run() has
-    # asyncio.run(runner.run(clock)) step it (assemble.py); measured here the same way.
-    import asyncio
-
+    # The C stack in use where the chip's main loop steps the firmware: main.py's run() calls
+    # runner.run(clock), which calls step() (assemble.py); measured here one call deep the same way.
     import micropython
 
-    async def step():
+    def step():
         return micropython.stack_use()
 
-    return asyncio.run(step())
+    return step()
 
 
 def system_heap(what):

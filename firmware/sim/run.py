@@ -168,7 +168,7 @@ def _say_stats(stats):
 def _limit_stack(depth):
     # The ESP32 task's C stack limit, in this build's bytes (tafelchip.ESP32_STACK_LIMIT), for the
     # firmware stepped from one call below here, plus what this process's own frames above that
-    # point take beyond the chip's (depth: measured under asyncio.run, as main.py steps it).
+    # point take beyond the chip's (depth: measured where main.py's loop steps it).
     try:
         import tafelchip
     except ImportError:
