@@ -1,12 +1,14 @@
 # The application: screen stack, key dispatch, timers, display sleep and the crash guard.
 import sys
 
+from micropython import const
+
 from ui import registry
 from ui.canvas import Canvas
 from ui.texts import find
 
-MESSAGE_MS = 2500
-_ENOSPC = 28  # OSError: no space left on the file system
+_MESSAGE_MS = const(2500)
+_ENOSPC = const(28)  # OSError: no space left on the file system
 
 
 class App:
@@ -147,14 +149,20 @@ class App:
             return
         self.room_made = True
         self._let_go()
-        registry.forget_closed((), resident=True)  # the game's screens come back with the game
-        self.session.unload()
+        self.let_game_go()  # the game's screens come back with the game
         self.open("home")
         self.notify(self.t("upd_usb"))
 
+    def let_game_go(self, keep=()):
+        """An update's transfer and checks need the heap the game and the closed screens hold: the
+        game lets go (it is on flash: home's "continue" or the new version brings it back), and so
+        do the modules of every screen not open, except those named in `keep`."""
+        self.session.unload()
+        registry.forget_closed(keep, resident=True)
+
     def notify(self, text):
         """Show a short notice in the bottom row for a moment."""
-        self.message = (text, self.clock.ticks_ms() + MESSAGE_MS)
+        self.message = (text, self.clock.ticks_ms() + _MESSAGE_MS)
         self._touch_bottom()
 
     # ---- events ----------------------------------------------------------------

@@ -9,13 +9,15 @@
 # modules are let go for the transfer (the game is on flash).
 # app.wlan() gives the board's station interface (board.wlan) and
 # app.restart() reboots; a board without them says "no Wi-Fi".
+from micropython import const
+
 from tafel.bundle.errors import UpdateError
 from tafel.version import VERSION
 from ui.screen import Screen
 from ui.wifi_texts import refusal, t
 
-DONE_MS = 1500  # "restarting" stays this long on screen
-FIRST_LINE = 2  # the state's lines start here, a blank row below the title
+_DONE_MS = const(1500)  # "restarting" stays this long on screen
+_FIRST_LINE = const(2)  # the state's lines start here, a blank row below the title
 # The keys each state takes, said in the last row (none while checking and restarting).
 _KEYS = {"join": "keys_back", "find": "keys_back", "ask": "keys_back", "offer": "keys_offer",
          "load": "keys_back", "refused": "keys_back"}
@@ -88,7 +90,7 @@ class WifiUpdate(Screen):
     def tick(self, now):
         if self.state == "done":
             restart = getattr(self.app, "restart", None)
-            if now - self.since >= DONE_MS and restart is not None:
+            if now - self.since >= _DONE_MS and restart is not None:
                 self.state = "restarting"
                 restart()
             return
@@ -116,19 +118,10 @@ class WifiUpdate(Screen):
     def key(self, k):
         if self.state == "offer" and (k == "#" or k == "PUSH"):
             self.confirmed = True
-            self._make_room()
+            # the transfer, its checks and the unpacking need the room, as an update over USB (App.make_room)
+            self.app.let_game_go([type(screen).__module__ for screen in self.app.stack])
         elif k == "*" and self.state not in ("check", "done", "restarting"):
             self.app.pop()
-
-    def _make_room(self):
-        # The transfer, its checks and the unpacking need the heap the game and the closed screens
-        # hold: both let go, as for an update over USB (App.make_room). The game is on flash: home's
-        # "continue" brings it back if the update is refused or left; the new version resumes it.
-        from ui import registry
-
-        app = self.app
-        app.session.unload()
-        registry.forget_closed([type(screen).__module__ for screen in app.stack], resident=True)
 
     def on_hide(self):
         if self.job is not None and self.state not in ("check", "done"):
@@ -146,10 +139,10 @@ class WifiUpdate(Screen):
             keys = _KEYS.get(self.state)
             if keys is not None:
                 canvas.text(last, 0, t(app, keys))
-        elif row >= FIRST_LINE:
+        elif row >= _FIRST_LINE:
             lines = self._lines(canvas.cols)
-            if row - FIRST_LINE < len(lines):
-                canvas.text(row, 0, lines[row - FIRST_LINE][:canvas.cols])
+            if row - _FIRST_LINE < len(lines):
+                canvas.text(row, 0, lines[row - _FIRST_LINE][:canvas.cols])
 
     def _lines(self, cols):
         """What the state says, a text a row, top down."""
