@@ -48,7 +48,7 @@
 #   while it starts counts, a table that unplugs a device it used does not
 #   (unplugging three times within 20 s of switching on, during the 10 minutes,
 #   would). DEEPSLEEP_RESET (a wake) and SOFT_RESET (Ctrl-D) never count. The
-#   CRASHES-th rolls it back, the previous version being still whole.
+#   _CRASHES-th rolls it back, the previous version being still whole.
 # - The recovery key. Holding RECOVERY_KEY while the device powers on gives
 #   the running version up for the previous one, if one is whole on the flash;
 #   if none is, no application starts and no watchdog runs: MicroPython's REPL
@@ -59,16 +59,19 @@
 # application said so on screen)}; at most KEEP records.
 import json
 
+from micropython import const
+
 APP = "/app"
 POINTER = APP + "/current"
 ROLLED = APP + "/rolled"
 PROFILE = "/board.json"
-TRIES = 3  # boots a new version gets to confirm itself
-CRASHES = 3  # crashes on probation (watchdog, panic, a power-on before it settled) that roll it back
-KEEP = 4  # rollback records kept
+TRIES = const(3)  # boots a new version gets to confirm itself
+_CRASHES = const(3)  # crashes on probation (watchdog, panic, a power-on before it settled) that roll it back
+KEEP = const(4)  # rollback records kept
 RECOVERY_KEY = "0"  # held at power-on: back to the previous version
-BOOT_VERSION = 4  # what bundles' min-boot is compared with (3: probation, recovery key, /app/rolled;
+BOOT_VERSION = const(4)  # what bundles' min-boot is compared with (3: probation, recovery key, /app/rolled;
 # 4: probation's crashes counted by the reset's cause and the settled mark)
+# A plain int, not const(): the simulator and tests shorten it.
 TRIAL_WDT_MS = 60000  # the watchdog every boot that runs the application starts: a loop unfed this long resets
 
 wdt = None  # the watchdog this boot started (the app feeds it: update/health.py), None without an app
@@ -136,7 +139,7 @@ def choose(fs, cause=POWER, key=False):
     counted = cause == WATCHDOG or cause == HARD or (cause == POWER and st.get("settled") is False)
     if counted:
         crashes += 1
-        if crashes >= CRASHES and prev is not None:
+        if crashes >= _CRASHES and prev is not None:
             return _roll_back(fs, st, "crashes", crashes), False
         st["crashes"] = crashes
     if counted or st.get("settled") is not False:

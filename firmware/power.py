@@ -30,9 +30,11 @@
 # the pins (rows open-drain, columns pulled up) takes effect again.
 import json
 
+from micropython import const
+
 # GPIOs of a classic ESP32 that can wake it (RTC GPIOs).
 RTC_GPIOS = (0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39)
-MAX_RECORD = 1024  # bytes of resume record kept through a sleep
+MAX_RECORD = const(1024)  # bytes of resume record kept through a sleep
 _MAGIC = "tafel-resume 1 "
 
 

@@ -7,11 +7,13 @@
 # feeds the watchdog of a trial or probation boot (bootsel.py) and confirms a
 # new version once the loop has run long enough: a version whose loop hangs
 # or raises stops feeding it and is reset, and rolled back after a few tries.
+from micropython import const
+
 from drivers.events import NAMES, code
 from update import health
 
-STEP_MS = 10
-FEED_MS = 1000  # the watchdog's feeds (and the health rule's steps), far inside its timeout
+STEP_MS = const(10)
+_FEED_MS = const(1000)  # the watchdog's feeds (and the health rule's steps), far inside its timeout
 
 
 class Runner:
@@ -43,7 +45,7 @@ class Runner:
             self.link.poll(now)
         app.tick()
         app.render()
-        if self.fed is None or now - self.fed >= FEED_MS:  # keys read, link served, display drawn
+        if self.fed is None or now - self.fed >= _FEED_MS:  # keys read, link served, display drawn
             self.fed = now
             health.step(now, app.store)
 

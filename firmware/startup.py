@@ -7,11 +7,13 @@
 # keypad is looked at a few times here for it, and whatever key is down then
 # (the key that woke the device, too) is taken as pressed already, so it does
 # nothing more once let go.
+from micropython import const
+
 from session import Session
 from ui.app import App
 
 SELFTEST_KEY = "*"
-BOOT_SCANS = 3  # keypad scans a debounce apart: a key held through the boot reads stable
+_BOOT_SCANS = const(3)  # keypad scans a debounce apart: a key held through the boot reads stable
 
 # Boot notes worth a word on screen, the most important first (the rest is in
 # store.report, which INFO and the export carry); one is shown.
@@ -71,7 +73,7 @@ def _mount_notes(store, notes):
 
 def held(keypad, name, now):
     """Whether key `name` is held now; every key down is taken as reported."""
-    for i in range(BOOT_SCANS):
+    for i in range(_BOOT_SCANS):
         keypad.scan(now + i * keypad.debounce_ms)  # times, not waits: see above
     return keypad.is_down(name)
 

@@ -12,11 +12,13 @@
 import struct
 from binascii import crc32
 
+from micropython import const
+
 from tafel import wire
 from tafel.records import put_varint, varints
 
-_IOCTL_BLOCK_COUNT = 4
-_IOCTL_BLOCK_SIZE = 5
+_IOCTL_BLOCK_COUNT = const(4)
+_IOCTL_BLOCK_SIZE = const(5)
 
 
 def device():

@@ -6,11 +6,13 @@
 # then the link (recovery/commands.py) lets the laptop read the raw flash
 # (tafel rescue). The chip runs this from port/_boot.py (recovery/boot.py), the
 # simulator from sim/run.py (sim/recovering.py): it holds no store and no game.
+from micropython import const
+
 from recovery import screen
 from ui.canvas import Canvas
 from ui.texts import find
 
-STEP_MS = 10
+STEP_MS = const(10)
 
 
 class Recovery:

@@ -2,9 +2,11 @@
 #
 # 16 columns x 8 rows on the 128x64 OLED (more on the colour board, the same
 # rows at the top). Texts come from ui/texts_de.py and texts_en.py (rec_*).
-INFO = 0  # what is wrong, how to rescue, C to format
-CONFIRM = 1  # "Alle Spiele löschen?"
-FORMATTING = 2
+from micropython import const
+
+INFO = const(0)  # what is wrong, how to rescue, C to format
+CONFIRM = const(1)  # "Alle Spiele löschen?"
+FORMATTING = const(2)
 
 
 def draw(canvas, t, rec):

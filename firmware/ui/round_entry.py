@@ -3,18 +3,20 @@
 # Keys: digits type a hand, B (+) starts another addend (a team mate's hand,
 # or card by card), A marks the Sieger, C/D move, * deletes (or goes back),
 # # moves on; # on the last seat shows the round's result, a second # saves.
+from micropython import const
+
 from session import NotLoaded
 from tafel.game import MAX_HAND
 from tafel.variants import code, round_score
 from ui.names import short_names, window
 from ui.screen import FLASH_ERRORS, Screen, title_bar
 
-BODY_TOP = 1  # the seats from row 1, row 0 is the header, the last row the hint line
-MAX_DIGITS = 4
-MAX_PARTS = 8
-FIELD_W = 4  # the typed hand's column ("36+53" shows its last four characters)
-MIN_NAME = 5  # narrower than this, the totals give way (the hint line shows the seat's)
-RUN_MS = 500  # the cursor's name, when cut, runs past one letter at a time
+_BODY_TOP = const(1)  # the seats from row 1, row 0 is the header, the last row the hint line
+_MAX_DIGITS = const(4)
+_MAX_PARTS = const(8)
+_FIELD_W = const(4)  # the typed hand's column ("36+53" shows its last four characters)
+_MIN_NAME = const(5)  # narrower than this, the totals give way (the hint line shows the seat's)
+_RUN_MS = const(500)  # the cursor's name, when cut, runs past one letter at a time
 
 
 class RoundEntry(Screen):
@@ -59,21 +61,21 @@ class RoundEntry(Screen):
             if self.result is not None:  # the check shows the totals as they will be
                 total += self.result[s] - (self.replaced[s] if self.replaced else 0)
             width = max(width, len(str(total)))
-        field = FIELD_W
+        field = _FIELD_W
         if self.result is not None:  # "+1500": the round's points, as wide as the widest
             for score in self.result:
                 field = max(field, len(str(score)) + 1)
         self.total_w = width
         self.field_w = field
         name_w = cols - 3 - field - width
-        if name_w < MIN_NAME:
+        if name_w < _MIN_NAME:
             self.total_w = 0
             name_w = cols - 2 - field
         self.name_w = name_w
         self.short = short_names(game.players, name_w)
 
     def tick(self, now):
-        if now - self.run_at >= RUN_MS:
+        if now - self.run_at >= _RUN_MS:
             self.run_at = now
             s = self.seats[self.cursor]
             if len(self.game.players[s]) > self.name_w:
@@ -111,7 +113,7 @@ class RoundEntry(Screen):
         if type(entry) is not list or len(entry) != len(self.entry):
             return
         for text in entry:
-            if type(text) is not str or len(text) > MAX_PARTS * (MAX_DIGITS + 1):
+            if type(text) is not str or len(text) > _MAX_PARTS * (_MAX_DIGITS + 1):
                 return
             for ch in text:
                 if not ("0" <= ch <= "9" or ch == "+"):
@@ -155,7 +157,7 @@ class RoundEntry(Screen):
         elif k == "B":
             self.fresh = False
             text = self.entry[s]
-            if text and text[-1] != "+" and text.count("+") < MAX_PARTS - 1:
+            if text and text[-1] != "+" and text.count("+") < _MAX_PARTS - 1:
                 self.entry[s] = text + "+"
         elif k == "A":
             old = self.winner
@@ -187,7 +189,7 @@ class RoundEntry(Screen):
         part = text[text.rfind("+") + 1:]
         if part == "0":
             text = text[:-1]
-        elif len(part) >= MAX_DIGITS:
+        elif len(part) >= _MAX_DIGITS:
             return
         if _sum(text + d) > MAX_HAND:  # more than one hand can hold: the key does nothing
             return
@@ -235,7 +237,7 @@ class RoundEntry(Screen):
     def _touch_seat(self, s):
         for i in range(len(self.seats)):
             if self.seats[i] == s and self.top <= i < self.top + self.app.canvas.rows - 2:
-                self.touch(BODY_TOP + i - self.top)
+                self.touch(_BODY_TOP + i - self.top)
         self.touch(0)
         self.touch(self.app.canvas.rows - 1)
 
@@ -304,15 +306,15 @@ class RoundEntry(Screen):
                 title = t("check") % ((self.edit_index + 1) if self.edit_index is not None else len(game.rounds) + 1)
             elif self.edit_index is None:
                 title = "%s%d %s: %s" % (t("round")[0], len(game.rounds) + 1, t("dealer"), game.dealer())
-                if len(self.seats) > last - BODY_TOP or len(title) > canvas.cols:
+                if len(self.seats) > last - _BODY_TOP or len(title) > canvas.cols:
                     title = "%s %d" % (t("round"), len(game.rounds) + 1)  # the position mark needs the room
             else:
                 title = "%s %d" % (t("edit_round"), self.edit_index + 1)
-            title_bar(canvas, title, self.top, last - BODY_TOP, len(self.seats), self.cursor)
+            title_bar(canvas, title, self.top, last - _BODY_TOP, len(self.seats), self.cursor)
         elif row == last:
             canvas.text(last, 0, self._hint()[:canvas.cols])
         else:
-            i = self.top + row - BODY_TOP
+            i = self.top + row - _BODY_TOP
             if i < len(self.seats):
                 self._draw_seat(canvas, row, self.seats[i], i == self.cursor)
 

@@ -1,7 +1,9 @@
 # The screen contract: rows to draw, keys to handle, optional timers; redraw only dirty rows.
+from micropython import const
+
 from store.errors import StoreError
 
-ALL_ROWS = 0xFFFF  # every text row (a 128x64 display has 8, a scaled 320x240 one 15)
+_ALL_ROWS = const(0xFFFF)  # every text row (a 128x64 display has 8, a scaled 320x240 one 15)
 # What the flash says when it refuses a change: a screen's save path catches only these and shows
 # why (App.refused_save); anything else is a bug and reaches App._guard, which logs it and recovers.
 FLASH_ERRORS = (StoreError, OSError)
@@ -35,10 +37,10 @@ class Screen:
 
     def __init__(self, app):
         self.app = app
-        self.dirty = ALL_ROWS
+        self.dirty = _ALL_ROWS
 
     def on_open(self):
-        self.dirty = ALL_ROWS
+        self.dirty = _ALL_ROWS
 
     def on_hide(self):
         pass
@@ -54,7 +56,7 @@ class Screen:
 
     def touch(self, row=None):
         """Mark one row (or all) for redraw."""
-        self.dirty |= ALL_ROWS if row is None else (1 << row)
+        self.dirty |= _ALL_ROWS if row is None else (1 << row)
 
     # ---- coming back after a deep sleep (ui/resume.py; ui/registry.py says which do) ----
 

@@ -14,6 +14,8 @@
 # and only once the display is off: with "sleep" never there is no deep
 # sleep either; see ui/app.py and power.py), "table" (seconds without a key
 # on the standings before the table view's large digits, 0 = never).
+from micropython import const
+
 from ui.registry import LANGUAGES
 from ui.screen import FLASH_ERRORS, Screen
 
@@ -28,7 +30,7 @@ ITEMS = ("lang", "sleep", "contrast", "deep_sleep", "table", "wifi", "update", "
 OPTIONS = {"lang": LANGS, "sleep": SLEEPS, "contrast": CONTRASTS, "deep_sleep": DEEP_SLEEPS, "table": TABLES}
 NAMES = {"lang": "set_lang", "sleep": "set_sleep", "contrast": "set_contrast", "deep_sleep": "set_deep",
          "table": "set_table", "selftest": "set_selftest", "wifi": "set_wifi", "update": "set_update"}
-SHOWN = 3  # settings on screen at once
+SHOWN = const(3)  # settings on screen at once
 OPENS = {"selftest": "selftest", "update": "wifi_update"}  # the settings that open a screen (ui/registry.py)
 
 

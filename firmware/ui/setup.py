@@ -1,9 +1,11 @@
 # New game setup: variant above the name list, target, seats from the roster or typed,
 # and below "start" the first dealer and the house card values (ui/card_values.py).
+from micropython import const
+
 from ui.screen import FLASH_ERRORS, Screen
 
 VARIANTS = ("standard", "penalty", "challenge")
-MAX_SEATS = 10
+MAX_SEATS = const(10)
 VARIANT, TARGET = 0, 1  # item numbers of the first two rows; seats follow
 # Rows after "start" (so the name list's keys, D # to start, stay as they were).
 DEALER, VALUES = "dealer", "values"

@@ -7,17 +7,19 @@
 # as the largest. The card values stand beside the totals when there is room,
 # else in rows below the seats. C/D scroll a list longer than the screen; the
 # title says which lines show.
+from micropython import const
+
 from session import NotLoaded
 from tafel.cards import RANKS
 from ui.names import short_names, window
 from ui.screen import FLASH_ERRORS, Screen, title_bar
 
-HINT_MS = 3000  # the bottom row takes turns: the dealer, then the keys
-TABLE_S = 5  # seconds without a key before the table view (ui/table_view.py) opens; setting "table"
-RUN_MS = 600  # a cut name moves on one letter
-VALUE_W = 5  # "Ak 20", "+4 50", "W 100"
-MIN_NAME = 7
-SHORT_TURNS = 5  # ticks of RUN_MS a cut name shows its short form before it runs past
+_HINT_MS = const(3000)  # the bottom row takes turns: the dealer, then the keys
+_TABLE_S = const(5)  # seconds without a key before the table view (ui/table_view.py) opens; setting "table"
+_RUN_MS = const(600)  # a cut name moves on one letter
+_VALUE_W = const(5)  # "Ak 20", "+4 50", "W 100"
+_MIN_NAME = const(7)
+_SHORT_TURNS = const(5)  # ticks of RUN_MS a cut name shows its short form before it runs past
 
 
 class Standings(Screen):
@@ -45,12 +47,12 @@ class Standings(Screen):
             width = max(width, len(str(game.total(s))))
         self.total_w = width
         name_w = cols - 2 - width
-        self.beside = name_w - 1 - VALUE_W >= MIN_NAME
+        self.beside = name_w - 1 - _VALUE_W >= _MIN_NAME
         if self.beside:
-            name_w -= 1 + VALUE_W
+            name_w -= 1 + _VALUE_W
             self.value_rows = []
         else:  # as many values a row as fit, a blank column between them
-            per = max(1, (cols + 1) // (VALUE_W + 1))
+            per = max(1, (cols + 1) // (_VALUE_W + 1))
             lines = self.value_lines
             self.value_rows = [" ".join(lines[i:i + per]) for i in range(0, len(lines), per)]
         self.name_w = name_w
@@ -114,17 +116,17 @@ class Standings(Screen):
 
     def tick(self, now):
         app = self.app
-        wait = app.settings.get("table", TABLE_S)
+        wait = app.settings.get("table", _TABLE_S)
         if (type(wait) is int and wait > 0 and not self.game.finished and app.screen is self
                 and now - app.last_key >= wait * 1000):
             app.open("table_view")  # the whole table reads the scores; any key gives them back
             return
         last = app.canvas.rows - 1
-        if now - self.hint_at >= HINT_MS:
+        if now - self.hint_at >= _HINT_MS:
             self.hint_at = now
             self.hint_turn = (self.hint_turn + 1) % 3
             self.touch(last)
-        if now - self.run_at >= RUN_MS:
+        if now - self.run_at >= _RUN_MS:
             self.run_at = now
             self.step += 1
             players = self.game.players
@@ -155,7 +157,7 @@ class Standings(Screen):
             elif i < self._count():
                 canvas.text(row, 0, self.value_rows[i - len(self.order)][:canvas.cols])
             if self.beside and row - 1 < len(self.value_lines):
-                canvas.text(row, canvas.cols - self.total_w - 1 - VALUE_W, self.value_lines[row - 1])
+                canvas.text(row, canvas.cols - self.total_w - 1 - _VALUE_W, self.value_lines[row - 1])
 
     def _draw_seat(self, canvas, row, s):
         game = self.game
@@ -166,8 +168,8 @@ class Standings(Screen):
             canvas.text(row, 0, "►")
         if len(name) > self.name_w:
             # the short form for a while, then the whole name running past once, and again
-            turn = self.step % (len(name) + 3 + SHORT_TURNS)
-            name = self.short[s] if turn < SHORT_TURNS else window(name, self.name_w, turn - SHORT_TURNS)
+            turn = self.step % (len(name) + 3 + _SHORT_TURNS)
+            name = self.short[s] if turn < _SHORT_TURNS else window(name, self.name_w, turn - _SHORT_TURNS)
         canvas.text(row, 1, name)
         total = str(game.total(s))
         canvas.text(row, canvas.cols - len(total), total)
@@ -215,5 +217,5 @@ _NUMBERS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")  # the number card
 def _line(label, points):
     # Label, a space and the points in five columns: "Ak 20", "+4 50", "W 100".
     text = str(points)
-    width = max(0, VALUE_W - 1 - len(text))
+    width = max(0, _VALUE_W - 1 - len(text))
     return (label + "    ")[:width] + " " + text

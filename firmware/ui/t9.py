@@ -1,16 +1,18 @@
 # Multi-tap (T9) letters on the keypad: repeat a key to cycle, a pause or another key commits.
+from micropython import const
+
 LETTERS = {
     "2": "ABCÄ2", "3": "DEF3", "4": "GHI4", "5": "JKL5", "6": "MNOÖ6",
     "7": "PQRSß7", "8": "TUVÜ8", "9": "WXYZ9", "0": " 0", "1": "&-.1",
 }
-COMMIT_MS = 1000
-MAX_LEN = 16
+_COMMIT_MS = const(1000)
+_MAX_LEN = const(16)
 
 
 class MultiTap:
     """Builds a name from digit keys; words start upper case, the rest is lower case."""
 
-    def __init__(self, text="", letters=LETTERS, max_len=MAX_LEN, names=True):
+    def __init__(self, text="", letters=LETTERS, max_len=_MAX_LEN, names=True):
         """letters: key -> the characters it cycles through; names: False types them as
         they are (Wi-Fi names, passwords), True with a name's capitals (see _letter)."""
         self.text = text
@@ -30,7 +32,7 @@ class MultiTap:
     def key(self, k, now):
         """Feed one key; returns True if the shown text changed."""
         if k in self.letters:
-            if k == self.pending and now - self.since < COMMIT_MS:
+            if k == self.pending and now - self.since < _COMMIT_MS:
                 self.turn = (self.turn + 1) % len(self.letters[k])
             else:
                 self.commit()
@@ -52,7 +54,7 @@ class MultiTap:
 
     def tick(self, now):
         """Commit the letter being chosen once the pause is long enough."""
-        if self.pending is not None and now - self.since >= COMMIT_MS:
+        if self.pending is not None and now - self.since >= _COMMIT_MS:
             self.commit()
             return True
         return False

@@ -20,16 +20,18 @@
 # what it does there (# the next round, A undo, ...); * only leaves. Big digits are drawn
 # row by row, clipped to the row being redrawn, and the canvas is told the
 # total's text (canvas.remember) so a snapshot's text shows it beside the name.
+from micropython import const
+
 from ui import bigfont
 from ui.names import short_names
 from ui.screen import Screen
 from ui.standings import bar_with, title
 
-PAGE_MS = 4000  # seats that do not fit one screen: a page each, in turns
-HINT_MS = 3000  # the bottom row: the dealer, then the keys
-MIN_NAME = 3  # letters a name needs at least beside its total (fewer cannot stay different)
-GOOD_NAME = 4  # letters that tell seats apart (or the longest name, if shorter)
-MIN_DIGITS = 3  # totals are laid out at least this wide, so the layout holds as they grow
+PAGE_MS = const(4000)  # seats that do not fit one screen: a page each, in turns
+_HINT_MS = const(3000)  # the bottom row: the dealer, then the keys
+_MIN_NAME = const(3)  # letters a name needs at least beside its total (fewer cannot stay different)
+_GOOD_NAME = const(4)  # letters that tell seats apart (or the longest name, if shorter)
+_MIN_DIGITS = const(3)  # totals are laid out at least this wide, so the layout holds as they grow
 
 
 class TableView(Screen):
@@ -50,12 +52,12 @@ class TableView(Screen):
         n = len(game.players)
         totals = [str(game.total(s)) for s in range(n)]
         self.totals = totals
-        digits = MIN_DIGITS
+        digits = _MIN_DIGITS
         longest = 1
         for s in range(n):
             digits = max(digits, len(totals[s]))
             longest = max(longest, len(game.players[s]))
-        good = min(GOOD_NAME, longest)
+        good = min(_GOOD_NAME, longest)
         width, cell, body = self.app.display.width, canvas.cell, canvas.rows - 2
         best = None
         for k in range(2, body + 1):
@@ -68,7 +70,7 @@ class TableView(Screen):
                 # A font pixel between name and total; right of the total a font pixel, or half a
                 # cell where another column follows.
                 names = (width // cols - wide - _margin(canvas, cols) - canvas.scale) // cell
-                if names < MIN_NAME:
+                if names < _MIN_NAME:
                     continue
                 per_page = per_col * cols
                 fits = per_page >= n
@@ -104,7 +106,7 @@ class TableView(Screen):
             self.page_at = now
             self.page = (self.page + 1) % self.pages
             self.touch()
-        if now - self.hint_at >= HINT_MS:
+        if now - self.hint_at >= _HINT_MS:
             self.hint_at = now
             self.turn ^= 1
             self.touch(self.app.canvas.rows - 1)

@@ -7,6 +7,8 @@
 # saving. The address takes digits, A for "." and B for ":". The password
 # shows only the letter being chosen. setup(app, done) asks the three in turn
 # and stores them in the settings (write-new-then-rename, as every setting).
+from micropython import const
+
 from ui.screen import FLASH_ERRORS, Screen
 from ui.t9 import MultiTap
 from ui.wifi_texts import t
@@ -14,7 +16,7 @@ from ui.wifi_texts import t
 LOWER = {"2": "abc2", "3": "def3", "4": "ghi4", "5": "jkl5", "6": "mno6", "7": "pqrs7", "8": "tuv8",
          "9": "wxyz9", "0": " 0", "1": ".-_!?@1"}
 MODES = ("abc", "ABC", "123")
-MAX_TEXT = 63  # WPA2's longest passphrase (a network name: 32)
+_MAX_TEXT = const(63)  # WPA2's longest passphrase (a network name: 32)
 
 
 class TextEntry(Screen):
@@ -25,7 +27,7 @@ class TextEntry(Screen):
         self.on_done = on_done
         self.kind = kind
         self.mode = 0
-        self.tap = MultiTap(text, LOWER, 32 if kind == "text" else MAX_TEXT, False)
+        self.tap = MultiTap(text, LOWER, 32 if kind == "text" else _MAX_TEXT, False)
 
     def key(self, k):
         tap = self.tap

@@ -14,25 +14,27 @@
 # before) are never fetched. Each chunk is on flash before the next is read.
 # Nothing the server says is trusted: the Stager checks the signature once
 # the head is in and every file's SHA-256 (docs/updates.md). A connection that
-# drops is opened again, RETRIES times without progress; then "server_gone",
+# drops is opened again, _RETRIES times without progress; then "server_gone",
 # and the next attempt resumes from what is on flash.
 # Refusals beyond the Stager's: no_server (cannot connect), server_gone (went
 # away during the transfer), bad_offer (not a Tafel server's answer; detail:
 # the HTTP status or what was wrong).
 from binascii import unhexlify
 
+from micropython import const
+
 from tafel.bundle.errors import UpdateError
 
-CHUNK = 1024  # bytes put() at a time: one flash append each, gathered in the Stager's pieces (4 x 256)
-TIMEOUT_S = 10  # a server that says nothing this long is gone
-RETRIES = 3
+CHUNK = const(1024)  # bytes put() at a time: one flash append each, gathered in the Stager's pieces (4 x 256)
+_TIMEOUT_S = const(10)  # a server that says nothing this long is gone
+_RETRIES = const(3)
 OFFER = "/tafel/offer"
 
 
 class Http:
     """A tiny HTTP/1.1 client on one kept-alive connection (GET only, Content-Length bodies)."""
 
-    def __init__(self, host, port, timeout_s=TIMEOUT_S):
+    def __init__(self, host, port, timeout_s=_TIMEOUT_S):
         self.host = host
         self.port = port
         self.timeout_s = timeout_s
@@ -202,7 +204,7 @@ def _fetch(stager, http, offer, what, base, have, size, buf, job):
         except OSError:
             http.close()
             tries += 1
-            if tries > RETRIES:
+            if tries > _RETRIES:
                 raise UpdateError("server_gone")
             _, have, wanted = stager.status()
             if what:

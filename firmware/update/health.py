@@ -15,9 +15,10 @@ from micropython import const
 
 import bootsel
 
+# A plain int, not const(): sim/poweron.py shortens it.
 CONFIRM_MS = 20000  # main-loop time that proves a new version (the watchdog's timeout is 60 s)
-PROBATION_MS = 600000  # ten minutes without a reset end the probation after an update
-REPL_WDT_MS = 1800000  # half an hour at the REPL after a deliberate Ctrl-C, then the app starts again
+PROBATION_MS = const(600000)  # ten minutes without a reset end the probation after an update
+REPL_WDT_MS = const(1800000)  # half an hour at the REPL after a deliberate Ctrl-C, then the app starts again
 
 _NONE = const(0)
 _TRIAL = const(1)

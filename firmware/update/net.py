@@ -12,18 +12,20 @@
 # Discovery, one datagram each way (tafel/bundle/discovery.py has the ports):
 #   device -> broadcast:DISCOVERY_PORT   b"TAFEL? 1"
 #   server -> device                     b"TAFEL 1 <http port> <version>"
+from micropython import const
+
 from tafel.bundle.discovery import ASK, DISCOVERY_PORT, HTTP_PORT  # noqa: F401  (this module's names too)
 from tafel.bundle.errors import UpdateError
 
-JOIN_MS = 20000
-FIND_MS = 3000
-ASK_MS = 500  # the broadcast goes again this often while nobody answers
+_JOIN_MS = const(20000)
+_FIND_MS = const(3000)
+_ASK_MS = const(500)  # the broadcast goes again this often while nobody answers
 # network.WLAN.status() after a failed connect, as ESP-IDF's reasons (the ESP32 port returns them).
-NO_AP = 201
-WRONG_PASSWORD = 202
+_NO_AP = const(201)
+_WRONG_PASSWORD = const(202)
 
 
-def join(wlan, ssid, key, clock, timeout_ms=JOIN_MS):
+def join(wlan, ssid, key, clock, timeout_ms=_JOIN_MS):
     """Generator: join `ssid`; yields while connecting, returns the device's IP address."""
     if not ssid:
         raise UpdateError("no_network", "no_wifi")
@@ -33,9 +35,9 @@ def join(wlan, ssid, key, clock, timeout_ms=JOIN_MS):
         start = clock.ticks_ms()
         while not wlan.isconnected():
             status = wlan.status()
-            if status == WRONG_PASSWORD:
+            if status == _WRONG_PASSWORD:
                 raise UpdateError("no_network", "password")
-            if status == NO_AP:
+            if status == _NO_AP:
                 raise UpdateError("no_network", "no_ap")
             if clock.ticks_ms() - start >= timeout_ms:
                 raise UpdateError("no_network", "timeout")
@@ -50,7 +52,7 @@ def broadcast(ip, mask):
     return ".".join(str(int(a[i]) | (255 & ~int(m[i]))) for i in range(4))
 
 
-def find(wlan, clock, port=DISCOVERY_PORT, timeout_ms=FIND_MS):
+def find(wlan, clock, port=DISCOVERY_PORT, timeout_ms=_FIND_MS):
     """Generator: ask the subnet for an update server; returns (host, http port, version offered)."""
     import socket
 
@@ -66,7 +68,7 @@ def find(wlan, clock, port=DISCOVERY_PORT, timeout_ms=FIND_MS):
             now = clock.ticks_ms()
             if now - start >= timeout_ms:
                 raise UpdateError("no_server")
-            if asked is None or now - asked >= ASK_MS:
+            if asked is None or now - asked >= _ASK_MS:
                 s.sendto(ASK, to)
                 asked = now
             try:

@@ -48,7 +48,7 @@ _STAGE = const("app/stage")
 _ID_FILE = const("app/stage/id")
 HEAD = "app/stage/head"
 _MAX_HEAD = const(20 + 16384 + 64)  # header, MAX_MANIFEST, signature
-PIECE = 256  # bytes of one block piece (pieces()) and of the Stager's own buffer
+PIECE = const(256)  # bytes of one block piece (pieces()) and of the Stager's own buffer
 _PIECES = const(4)  # pieces of a block: 1 KB, wire.UPDATE_BLOCK and update/fetch.py's CHUNK
 _RUNNING_MPY = const(-1)  # Stager's mpy: this interpreter's (parts.RUNNING_MPY), looked up when needed
 
