@@ -1,4 +1,4 @@
-# The link: lines from the serial, the session, answers; streams go out through link/window.py.
+# The link: lines from the serial, the session, answers, and exports streamed in a window.
 #
 # poll(now) is called from Runner.step every 10 ms. It never waits: it takes
 # the bytes that arrived, answers whole lines, makes at most one stream frame
@@ -16,20 +16,20 @@ from store.errors import StoreError
 from tafel import wire
 from tafel.version import VERSION
 
-from .window import StreamWindow
-
 _LINE_MAX = const(256)  # the device's line buffer; requests are at most 198 bytes
 READ_MAX = const(512)  # bytes taken per step (115200 baud brings about 115 in 10 ms)
 _SESSION_MS = const(10000)  # a session ends after this long without a good frame
+RESEND_MS = const(1500)  # unacknowledged stream frames go again after this long
 ASK_MS = const(30000)  # how long a question on the screen waits for the user
 _QUEUE_MAX = const(2)  # answers to garbage waiting to go out; more are dropped
 _BURST = const(600)  # write credit kept while idle, in bytes
+_MAKE = const(2)  # stream frames made in one step, at most
 _RESTART_MS = const(300)  # after UPDATE_END's answer: time for the UART to send it before the reboot
 
 _ALWAYS = (wire.ACK, wire.CANCEL, wire.BYE, wire.HELLO, wire.INFO)  # taken while busy
 
 
-class Link(StreamWindow):
+class Link:
     def __init__(self, transport, app, device_id, log=None, restart=None):
         self.t = transport
         self.app = app
@@ -52,7 +52,14 @@ class Link(StreamWindow):
         self._seen = 0  # when the host last sent a good frame
         self._last = None  # (kind, seq, body) of the last request, and its answer line
         self._answer = None
-        StreamWindow.__init__(self)
+        self._stream = None  # the export's frame generator (export.py), None when none runs
+        self._ring = []  # stream lines sent (or about to be) and not acknowledged yet
+        self._base = 0  # the number of _ring[0]
+        self._next = 0  # index in _ring of the next line to write
+        self._high = 0  # lines of _ring handed to the writer at least once
+        self._sseq = 0  # the number the next new stream frame gets
+        self._ended = False  # DONE was made (or the generator is used up): no new frames
+        self._moved = 0  # when the window last moved
         self._ask = None  # the question on the screen, its request's seq, deadline, action
         self._ask_seq = 0
         self._ask_until = 0
@@ -285,6 +292,39 @@ class Link(StreamWindow):
         except StoreError as err:
             self._reply(seq, wire.ERR, wire.error_body("store", str(err.key)))
 
+    # ---- the export stream -----------------------------------------------------------------
+
+    def stream(self, frames):
+        """Starts sending the (kind, body) pairs of `frames` as stream frames 0, 1, 2 ..."""
+        self._stream = frames
+        self._ring = []
+        self._base = self._sseq = self._next = self._high = 0
+        self._ended = False
+        self._moved = self._now
+
+    def cancel(self):
+        self._stream = None
+        self._ring = []
+        self._next = self._high = 0
+        self._ended = False
+
+    def _acked(self, seq, body, now):
+        ring = self._ring
+        done = (seq - self._base) & 0xFFFF
+        if done > self._high:
+            return  # not a number we have sent: an old ACK, or none of ours
+        if done:
+            del ring[:done]
+            self._base = (self._base + done) & 0xFFFF
+            self._next = max(0, self._next - done)
+            self._high -= done
+            self._moved = now
+        if body and body[0] & 1:  # the host missed one: go back to it
+            self._next = 0
+            self._moved = now
+        if self._ended and not ring:
+            self._stream = None  # DONE arrived: the export is over
+
     def _pump(self, now):
         if self._ask is not None:
             if now - self._ask_until >= 0:
@@ -297,8 +337,33 @@ class Link(StreamWindow):
         if now - self._seen >= _SESSION_MS:
             self.end()
             return
-        if self._stream is not None:
-            self._make(now)
+        if self._stream is None:
+            return
+        ring = self._ring
+        if ring and self._next >= len(ring) and now - self._moved >= RESEND_MS:
+            self._next = 0  # no ACK for a while: the ACK or the frames got lost
+            self._moved = now
+        # New frames while the window has room, at most _MAKE a step and never
+        # more than one waiting for the writer: the rest of the step is the UI's.
+        made = 0
+        while not self._ended and len(ring) < self.t.window and len(ring) - self._next < 2 and made < _MAKE:
+            try:
+                kind, body = next(self._stream)
+            except StopIteration:
+                self._ended = True
+                if not ring:
+                    self._stream = None
+                return
+            ring.append(wire.encode(kind, self._sseq, body))
+            self._sseq = (self._sseq + 1) & 0xFFFF
+            made += 1
+            if kind == wire.DONE:
+                # DONE is the last frame: its ACK ends the export at once, not a
+                # step later when the generator says so. A request the host sends
+                # right behind that ACK, read in the same step, is then no longer
+                # answered "busy" (issue 13: 0.7 % of exports under load).
+                self._ended = True
+                return
 
     # ---- writing -------------------------------------------------------------------------
 
