@@ -27,7 +27,8 @@
 # the export carry it; the UI shows the notes in startup.SHOWN).
 from array import array
 
-from . import keyval, summary, watermark
+from . import index as ix
+from . import keyval, watermark
 from .gamelog import GAMES, KEEP, LIVE, Replay, parse, replay
 from .mend import kept_ids, mend
 
@@ -155,7 +156,7 @@ def _listdir(disk, folder):
 
 def _finish_deletions(store, closed, live):
     idx = store.index
-    gone = [idx.ids[i] for i in range(len(idx.ids)) if idx.flags[i] & summary.DELETED]
+    gone = [idx.ids[i] for i in range(len(idx.ids)) if idx.flags[i] & ix.DELETED]
     if gone:
         for game_id in gone:
             store.log(game_id).remove_all()
@@ -216,12 +217,12 @@ def _reconcile(store, closed, live, notes):
     changes = {}
     for i in range(len(idx.ids)):
         game_id, flags = idx.ids[i], idx.flags[i]
-        if game_id in closed or game_id in live or flags & (summary.DELETED | summary.LOST):
+        if game_id in closed or game_id in live or flags & (ix.DELETED | ix.LOST):
             continue
         e = idx.entry(game_id)
         if e is None:
-            e = summary.Entry(game_id)
-        e.flags |= summary.LOST | summary.DAMAGED
+            e = ix.Entry(game_id)
+        e.flags |= ix.LOST | ix.DAMAGED
         changes[game_id] = e
         notes.append(("game_lost", game_id))
     # Only the journals whose entry is missing or wrong are listed (seldom any): a sorted list of
@@ -231,7 +232,7 @@ def _reconcile(store, closed, live, notes):
         main, twin = closed.sizes(game_id)
         size = twin if main is None else main
         i = idx.find(game_id)
-        if i < 0 or idx.sizes[i] != size or idx.flags[i] & summary.LOST:
+        if i < 0 or idx.sizes[i] != size or idx.flags[i] & ix.LOST:
             stale.append((game_id, size))
     stale.sort()  # in id order (the notes say so in every run)
     rebuilt = 0
@@ -239,9 +240,9 @@ def _reconcile(store, closed, live, notes):
         e = changes[game_id] = _rebuild_entry(store, game_id, size, notes)
         i = idx.find(game_id)
         if i >= 0:
-            e.flags |= idx.flags[i] & summary.DAMAGED  # damage once found stays on the entry
-            if size < idx.sizes[i] and not idx.flags[i] & summary.LOST and not _told(notes, game_id):
-                e.flags |= summary.DAMAGED  # shorter than when it was put away, and nothing said why
+            e.flags |= idx.flags[i] & ix.DAMAGED  # damage once found stays on the entry
+            if size < idx.sizes[i] and not idx.flags[i] & ix.LOST and not _told(notes, game_id):
+                e.flags |= ix.DAMAGED  # shorter than when it was put away, and nothing said why
                 notes.append(("rounds_missing", game_id))
         rebuilt += 1
     if changes:
@@ -264,9 +265,9 @@ def _rebuild_entry(store, game_id, size, notes):
     if game is None:
         store.unreadable[game_id] = problem or "no records"
         notes.append(("game_unreadable", (game_id, store.unreadable[game_id])))
-        return summary.Entry(game_id, summary.DAMAGED, size)
-    flags = summary.DAMAGED if (problem or log.problems) else 0
-    return summary.entry_for(game, game_id, size, flags)
+        return ix.Entry(game_id, ix.DAMAGED, size)
+    flags = ix.DAMAGED if (problem or log.problems) else 0
+    return ix.entry_for(game, game_id, size, flags)
 
 
 def _boot_live(store, ids, notes):
@@ -325,7 +326,7 @@ class Closed:
 
     def found(self, game_id, copy, size):
         """A journal file of `size` bytes in copy 0 (the main tree) or 1 (the twin)."""
-        i = summary.position(self.ids, game_id)
+        i = ix.position(self.ids, game_id)
         if i >= 0:
             (self._twin if copy else self._main)[i] = size + 1
         else:
@@ -338,7 +339,7 @@ class Closed:
         """Both copies' sizes (None: no file there)."""
         m = 0 if main is None else main + 1
         t = 0 if twin is None else twin + 1
-        i = summary.position(self.ids, game_id)
+        i = ix.position(self.ids, game_id)
         if i >= 0:
             self._main[i], self._twin[i] = m, t
         elif m or t:
@@ -352,7 +353,7 @@ class Closed:
 
     def sizes(self, game_id):
         """(main size, twin size), None where that copy has no file; None when neither has one."""
-        i = summary.position(self.ids, game_id)
+        i = ix.position(self.ids, game_id)
         if i >= 0:
             m, t = self._main[i], self._twin[i]
         else:
@@ -362,7 +363,7 @@ class Closed:
         return (m - 1 if m else None, t - 1 if t else None)
 
     def __contains__(self, game_id):
-        i = summary.position(self.ids, game_id)
+        i = ix.position(self.ids, game_id)
         if i >= 0:
             return bool(self._main[i] or self._twin[i])
         return game_id in self._more

@@ -1,5 +1,5 @@
 # Deleting games, only ever by the user's choice (imported only while it runs).
-from . import summary
+from . import index as ix
 from .mend import remove_kept
 
 
@@ -11,7 +11,7 @@ def delete(store, game_ids):
     mark = store.mark
     if mark.game_id in game_ids and mark.seq >= 0:
         mark.write(mark.game_id, -1)  # gone by choice: nothing for the boot to miss (watermark.py)
-    store.index.write(dict((i, summary.Entry(i, summary.DELETED)) for i in game_ids), next_id)
+    store.index.write(dict((i, ix.Entry(i, ix.DELETED)) for i in game_ids), next_id)
     for game_id in game_ids:
         if store.live is not None and store.live.game_id == game_id:
             store.live = None

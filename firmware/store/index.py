@@ -3,14 +3,21 @@
 # File "index", changed only by write-new-then-rename. It is a run of frames
 # (tafel.journal framing, numbered 0, 1, ...): frame 0 is the header
 # (version, the next free game id, [the change log: varint epoch, varint
-# changes]), every further frame one game's entry (its bytes and flags: store/summary.py).
-# The change log and the entries' change numbers came later; an older firmware ignores them
-# and writes none (its index then reads as epoch 0, changed 0: a new epoch is drawn at
+# changes]), every further frame one entry:
+#   u8 version | varint id | u8 flags | varint journal bytes | varint created
+#   | varint target | varint rounds | varint winners (bit per seat)
+#   | text variant | u8 seats | text per seat        (text = varint length + UTF-8)
+#   | [varint changed: the change number of the write that last changed the game]
+# The bracketed fields came later; an older firmware ignores them and writes
+# none (its index then reads as epoch 0, changed 0: a new epoch is drawn at
 # the next write, and every host's cursor of the old epoch gets every game).
 # `changes` grows by one with each write that puts a game's content (or a
 # rebuilt summary) in; marking exported keeps a game's number. The epoch is
 # drawn afresh whenever the count starts again (no readable header), so a
 # cursor "changed after N" is only ever compared within one count.
+# flags: 1 finished, 2 exported, 4 damaged, 8 deleted (a tombstone, so a cut
+# in the middle of deleting never brings the game back half), 16 lost (its
+# journal is gone from both copies: the summary is all that is left).
 #
 # It holds the closed games (games/*.tj); the game being played lives in
 # live/ and is summarised from memory. Everything here can be rebuilt from the
@@ -23,13 +30,118 @@ import os
 import struct
 from array import array
 
+from micropython import const
+
 from tafel import journal
 from tafel.errors import RecordError
-from tafel.records import Reader, put_varint
-
-from .summary import VERSION, decode, encode, entry_head, flags_at, position, with_flag
+from tafel.records import Reader, put_text, put_varint
 
 INDEX = "index"
+VERSION = const(1)
+FINISHED = const(1)
+EXPORTED = const(2)
+DAMAGED = const(4)
+DELETED = const(8)
+LOST = const(16)  # the journal is gone from both copies: listed, reported once (bootcheck.py)
+
+
+class Entry:
+    def __init__(self, game_id, flags=0, size=0, created=0, target=0, rounds=0,
+                 winners=0, variant="", players=(), changed=None):
+        self.id = game_id
+        self.changed = changed  # change number; None: a new change (the write stamps it)
+        self.flags = flags
+        self.size = size  # bytes of games/<id>.tj when this entry was written
+        self.created = created
+        self.target = target
+        self.rounds = rounds
+        self.winner_mask = winners
+        self.variant = variant
+        self.players = players
+        self.live = False  # set by the store for the game in live/
+
+    @property
+    def finished(self):
+        return bool(self.flags & FINISHED)
+
+    @property
+    def exported(self):
+        return bool(self.flags & EXPORTED)
+
+    @property
+    def damaged(self):
+        return bool(self.flags & DAMAGED)
+
+    @property
+    def lost(self):
+        return bool(self.flags & LOST)
+
+    def winners(self):
+        return [self.players[s] for s in range(len(self.players)) if self.winner_mask >> s & 1]
+
+
+def position(ids, game_id):
+    """Where `game_id` is in `ids` (ascending, as the index keeps them), or -1."""
+    lo, hi = 0, len(ids)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ids[mid] < game_id:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < len(ids) and ids[lo] == game_id else -1
+
+
+def entry_for(game, game_id, size=0, flags=0):
+    """The summary of a replayed tafel.Game; `flags` may add EXPORTED/DAMAGED."""
+    mask = 0
+    for name in game.winners():
+        mask |= 1 << game.players.index(name)
+    if game.finished:
+        flags |= FINISHED
+    return Entry(game_id, flags, size, game.created, game.target, len(game.rounds),
+                 mask, game.variant, game.players)
+
+
+def encode(e):
+    out = bytearray((VERSION,))
+    put_varint(out, e.id)
+    out.append(e.flags)
+    for n in (e.size, e.created, e.target, e.rounds, e.winner_mask):
+        put_varint(out, n)
+    put_text(out, e.variant)
+    out.append(len(e.players))
+    for name in e.players:
+        put_text(out, name)
+    put_varint(out, e.changed or 0)
+    return bytes(out)
+
+
+def decode(payload):
+    r = _Reader(payload)
+    if r.byte() != VERSION:
+        raise RecordError("unknown index entry version")
+    game_id = r.varint()
+    flags = r.byte()
+    size, created, target, rounds, winners = [r.varint() for _ in range(5)]
+    variant = r.text()
+    players = tuple(r.text() for _ in range(r.byte()))
+    changed = r.varint() if r.pos < len(payload) else 0
+    return Entry(game_id, flags, size, created, target, rounds, winners, variant, players, changed)
+
+
+def _head(payload):
+    # (id, flags, size, changed) without decoding the texts: what boot needs.
+    r = _Reader(payload)
+    if r.byte() != VERSION:
+        raise RecordError("unknown index entry version")
+    head = (r.varint(), r.byte(), r.varint())
+    for _ in range(4):
+        r.varint()
+    r.skip_text()
+    for _ in range(r.byte()):
+        r.skip_text()
+    return head + (r.varint() if r.pos < len(payload) else 0,)
 
 
 def new_epoch():
@@ -89,10 +201,10 @@ class Index:
                 return "index damaged at byte %d" % pos
             try:
                 if seq == 0:
-                    self.next_id, self.epoch, self.changes = _read_header(got[1])
+                    self.next_id, self.epoch, self.changes = _Reader(got[1]).header()
                     self._head_len = got[2]
                 else:
-                    game_id, flags, jsize, changed = entry_head(got[1])
+                    game_id, flags, jsize, changed = _head(got[1])
                     if self.ids and game_id <= self.ids[-1]:
                         raise RecordError("ids out of order")
                     self.ids.append(game_id)
@@ -237,8 +349,8 @@ class Index:
                 payload = _payload_at(f, old._offsets[i])
                 if payload is None:
                     continue  # unreadable now: the boot check rebuilds it
-                payload = with_flag(payload, e)
-                flags, size, changed = payload[flags_at(payload)], old.sizes[i], old.stamps[i] if old.epoch else 0
+                payload = _with_flag(payload, e)
+                flags, size, changed = payload[_flags_at(payload)], old.sizes[i], old.stamps[i] if old.epoch else 0
             elif e is not None:
                 if e.changed is None or not old.epoch:
                     e.changed = self.changes  # a new change, or the first count: from now on
@@ -289,6 +401,20 @@ def _payload_at(f, offset):
     return None if got is None else got[1]
 
 
+def _flags_at(payload):
+    # The flags byte's place: after the version byte and the id's varint.
+    pos = 1
+    while payload[pos] & 0x80:
+        pos += 1
+    return pos + 1
+
+
+def _with_flag(payload, flag):
+    out = bytearray(payload)
+    out[_flags_at(out)] |= flag
+    return out
+
+
 def _encode_header(next_id, epoch, changes):
     out = bytearray((VERSION, 0))
     for n in (next_id, epoch, changes):
@@ -296,12 +422,17 @@ def _encode_header(next_id, epoch, changes):
     return bytes(out)
 
 
-def _read_header(payload):
-    # (next id, epoch, changes) of the header frame
-    r = Reader(payload)
-    if r.byte() != VERSION or r.byte() != 0:
-        raise RecordError("not an index header")
-    next_id = r.varint()
-    if r.pos >= len(payload):
-        return next_id, 0, 0  # written by a firmware from before the change log
-    return next_id, r.varint(), r.varint()
+class _Reader(Reader):
+    def header(self):
+        if self.byte() != VERSION or self.byte() != 0:
+            raise RecordError("not an index header")
+        next_id = self.varint()
+        if self.pos >= len(self.data):
+            return next_id, 0, 0  # written by a firmware from before the change log
+        return next_id, self.varint(), self.varint()
+
+    def skip_text(self):
+        size = self.varint()
+        if self.pos + size > len(self.data):
+            raise RecordError("bad name length")
+        self.pos += size

@@ -7,7 +7,7 @@
 # log of an index from before it. Imported only while the link serves a request.
 from micropython import const
 
-from . import summary
+from . import index as ix
 from .gamelog import GAMES, KEEP, LIVE, GameLog, name, parse
 
 KEPT = const(65536)  # file number of a game's first file in keep/ (docs/protocol.md's wire.KEEP_FILE)
@@ -76,11 +76,11 @@ class Journals:
         if i >= 0:
             out = idx.flags[i] & _SUMMARY
         else:
-            out = 0 if game_id == self.store.running_game() else summary.DAMAGED
+            out = 0 if game_id == self.store.running_game() else ix.DAMAGED
         if game_id in self.live:  # still changing: an earlier export's mark no longer holds
-            out &= ~summary.EXPORTED
+            out &= ~ix.EXPORTED
         if game_id in self.keep:
-            out |= summary.DAMAGED
+            out |= ix.DAMAGED
         return out
 
     def unlisted(self, ids):

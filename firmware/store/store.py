@@ -16,7 +16,8 @@
 # Times are always handed in by the caller: nothing here reads a clock.
 from tafel import journal
 
-from . import index, keyval, summary
+from . import index as ix
+from . import keyval
 from .errors import StoreError
 from .gamelog import GameLog, Mark, replay
 from .space import Space
@@ -31,7 +32,7 @@ class Store:
         self.disks = (disk, self.twin)
         self.parent = disk.parent()  # the folder holding both (hardened once too)
         self.report = []  # the notes of the last boot check (bootcheck.py)
-        self.index = index.Index(disk)
+        self.index = ix.Index(disk)
         self.live = None  # GameLog of the game being played
         self.unreadable = {}  # game id -> why it cannot be replayed
         self.settings = {}
@@ -72,8 +73,8 @@ class Store:
             return
         size = log.write_closed()
         i = self.index.find(log.game_id)  # damage found at boot stays on its entry (watermark.py)
-        flags = self.index.flags[i] & summary.DAMAGED if i >= 0 else 0
-        self.index.write({log.game_id: summary.entry_for(game, log.game_id, size, flags)}, self.next_game_id())
+        flags = self.index.flags[i] & ix.DAMAGED if i >= 0 else 0
+        self.index.write({log.game_id: ix.entry_for(game, log.game_id, size, flags)}, self.next_game_id())
         log.remove_live()
         self._space = None
         if self.live is log:
@@ -229,16 +230,16 @@ class Store:
                 return
         self.report.append((key, (game_id, text)))
         i = self.index.find(game_id)
-        if i >= 0 and not self.index.flags[i] & summary.DAMAGED:
+        if i >= 0 and not self.index.flags[i] & ix.DAMAGED:
             try:
-                self.index.add_flag([game_id], summary.DAMAGED, self.next_game_id(), summary.DELETED)
+                self.index.add_flag([game_id], ix.DAMAGED, self.next_game_id(), ix.DELETED)
             except OSError:
                 pass  # a full flash: the report still says it
 
     def history(self):
         """Game ids for the history screen, newest first (the running game too)."""
         ids = [self.index.ids[i] for i in range(len(self.index.ids))
-               if not self.index.flags[i] & summary.DELETED]
+               if not self.index.flags[i] & ix.DELETED]
         if self.live is not None and self.live.game_id not in ids:
             ids.append(self.live.game_id)
         ids.sort()
@@ -250,19 +251,19 @@ class Store:
         rounds, finished, winners(), exported, damaged, live. The running game
         is replayed for it (its index entry, if any, is out of date)."""
         if self.live is not None and self.live.game_id == game_id:
-            e = summary.entry_for(self.read_game(game_id)[0], game_id, 0, self.damaged(game_id))
+            e = ix.entry_for(self.read_game(game_id)[0], game_id, 0, self.damaged(game_id))
             e.live = True
             return e
         e = self.index.entry(game_id)
-        if e is None or e.flags & summary.DELETED:
+        if e is None or e.flags & ix.DELETED:
             raise StoreError("no_game", game_id)
         return e
 
     def damaged(self, game_id):
-        """summary.DAMAGED if the game's history entry says so (the running game's: rounds found
+        """ix.DAMAGED if the game's history entry says so (the running game's: rounds found
         missing at boot, watermark.py), else 0."""
         i = self.index.find(game_id)
-        return self.index.flags[i] & summary.DAMAGED if i >= 0 else 0
+        return self.index.flags[i] & ix.DAMAGED if i >= 0 else 0
 
     def summaries(self, game_ids):
         """summary() for a page of the history screen, reading the index once."""
@@ -273,7 +274,7 @@ class Store:
             e = found.get(game_id)
             if game_id not in found:
                 e = self.summary(game_id)
-            elif e is None or e.flags & summary.DELETED:
+            elif e is None or e.flags & ix.DELETED:
                 raise StoreError("no_game", game_id)
             out.append(e)
         return out
@@ -291,7 +292,7 @@ class Store:
         """Flags put-away games as exported (after the host confirmed). The
         running game is left: it still changes."""
         running = self.live.game_id if self.live is not None else None
-        self.index.add_flag([i for i in game_ids if i != running], summary.EXPORTED, self.next_game_id(), summary.DELETED)
+        self.index.add_flag([i for i in game_ids if i != running], ix.EXPORTED, self.next_game_id(), ix.DELETED)
 
     def delete_game(self, game_id):
         """Removes a game: only ever for an explicit user choice (the history's menu)."""
@@ -314,7 +315,7 @@ class Store:
         or frees blocks (a journal segment, a put-away, a deletion)."""
         if self._space is None:
             free, total, block_size = self.disk.space()
-            size = self.disk.size(index.INDEX) or 0
+            size = self.disk.size(ix.INDEX) or 0
             self._space = Space(free, total, block_size, size // block_size + 1)
         return self._space
 

@@ -19,7 +19,7 @@
 #                                  away instead (it is not the game the table was playing)
 #   fewer records than marked   -> ("rounds_missing", id), its history entry flagged damaged
 # The mark is then set to what is there, so each loss is told once (the flags stay).
-from . import summary
+from . import index as ix
 
 
 def check(store, notes):
@@ -45,7 +45,7 @@ def check(store, notes):
     booted = store._booted
     if have == 0:
         notes.append(("game_lost", game_id))
-        idx.write({game_id: summary.Entry(game_id, summary.LOST | summary.DAMAGED)}, store.next_game_id())
+        idx.write({game_id: ix.Entry(game_id, ix.LOST | ix.DAMAGED)}, store.next_game_id())
         if live is not None and live.game_id < game_id:  # a stale game would take the lost one's place
             if booted is not None:
                 store._put_away_soft(live, booted[1])
@@ -60,6 +60,6 @@ def check(store, notes):
         game = replay(store.log(game_id))[0]
     # A history entry for the running game (store.py keeps its flag when the game is put away,
     # and shows it in the history and the export).
-    e = summary.entry_for(game, game_id, 0, summary.DAMAGED) if game is not None else summary.Entry(game_id, summary.DAMAGED)
+    e = ix.entry_for(game, game_id, 0, ix.DAMAGED) if game is not None else ix.Entry(game_id, ix.DAMAGED)
     idx.write({game_id: e}, store.next_game_id())
     mark.write(game_id, have - 1)

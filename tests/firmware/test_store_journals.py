@@ -1,5 +1,5 @@
 # The store's view of its games for the link (store/journals.py): files, sizes, flags, change log.
-from store import summary
+from store import index as ix
 from store.journals import KEPT
 from tafel import wire
 from test_link import SAVE, played, set_aside
@@ -28,13 +28,13 @@ def test_flags_say_finished_exported_and_damaged_and_a_live_game_is_never_export
     store = dev.app.store
     store.mark_exported([1])
     j = store.journals()
-    assert not j.is_live(1) and j.flags(1) == summary.EXPORTED
-    assert j.is_live(2) and not j.flags(2) & summary.EXPORTED
-    assert j.flags(9) == summary.DAMAGED  # no history entry
+    assert not j.is_live(1) and j.flags(1) == ix.EXPORTED
+    assert j.is_live(2) and not j.flags(2) & ix.EXPORTED
+    assert j.flags(9) == ix.DAMAGED  # no history entry
     assert store.running_game() == 2 and store.index.find(2) < 0 and j.flags(2) == 0  # the running game's
     set_aside(dev, 2, 20)
     j.refresh()
-    assert j.flags(2) & summary.DAMAGED and j.unlisted(store.history()) == []
+    assert j.flags(2) & ix.DAMAGED and j.unlisted(store.history()) == []
     assert j.unlisted([1]) == [2]  # bytes in keep/ of a game the history does not name
 
 
