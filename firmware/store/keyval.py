@@ -6,14 +6,12 @@
 # the caller reports it.
 import json
 
-from micropython import const
-
 from tafel import journal
 from tafel.names import MAX_NAME, bad_char, name_problem
 
 SETTINGS = "settings"
 ROSTER = "roster"
-MAX_ROSTER = const(64)
+MAX_ROSTER = 64
 
 
 def load(disk, name, default):

@@ -1,5 +1,4 @@
 # Cards as text, their ranks and colours, and the points they are worth in a hand.
-from .compat import const
 from .errors import CardError
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -10,10 +9,10 @@ RANKS = (
     "skip", "reverse", "draw2",  # coloured action cards
     "wild", "wild4", "swap", "blank",  # black cards
 )
-FIRST_BLACK = const(13)  # RANKS[13:] are black cards, played without a colour
+FIRST_BLACK = 13  # RANKS[13:] are black cards, played without a colour
 
 # Mattel's table; swap and blank are 40 (one source says 50, the product uses 40).
-MAX_CARD_POINTS = const(9999)  # house values beyond this are typing mistakes
+MAX_CARD_POINTS = 9999  # house values beyond this are typing mistakes
 DEFAULT_VALUES = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 20, 20, 50, 50, 40, 40)
 
 # The names players use, folded (lower case, hyphens as spaces), each with its
