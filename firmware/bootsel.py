@@ -69,7 +69,8 @@ TRIES = const(3)  # boots a new version gets to confirm itself
 _CRASHES = const(3)  # crashes on probation (watchdog, panic, a power-on before it settled) that roll it back
 KEEP = const(4)  # rollback records kept
 RECOVERY_KEY = "0"  # held at power-on: back to the previous version
-BOOT_VERSION = const(4)  # what bundles' min-boot is compared with (3: probation, recovery key, /app/rolled;
+# A plain int, not const(): tafel flash and tafel bundle show read this line (host_tools/update/).
+BOOT_VERSION = 4  # what bundles' min-boot is compared with (3: probation, recovery key, /app/rolled;
 # 4: probation's crashes counted by the reset's cause and the settled mark)
 # A plain int, not const(): the simulator and tests shorten it.
 TRIAL_WDT_MS = 60000  # the watchdog every boot that runs the application starts: a loop unfed this long resets
