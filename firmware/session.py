@@ -83,6 +83,8 @@ class Session:
         game = Game(players, variant, target, values, self.clock.time(), game_id, dealer)
         self.store.new_game(game_id, game.create_record())
         self.game, self.game_id = game, game_id
+        if self.store.settings.get(OVER) is not None:  # from game over straight into a new game
+            self._seen_over()
         return game
 
     def open(self, game_id):

@@ -52,9 +52,16 @@ def main():
     keys = "A #"
     dev.play(keys)
     report("undo the last round", keys, len(game.rounds) == 0)
+    # the winner last: three hands typed in seat order, # after each; the one seat left without a hand
+    # went out, so the third # shows the result at once
+    keys = "# 3 6 # 5 0 # 1 2 # #"
+    dev.play(keys)
+    report("a round of four (the winner found: the seat left)", keys,
+           len(game.rounds) == 1 and game.total(3) == 98)
+    dev.play("A #")
     dev.play("# A D 3 6 D 5 0 D 1 2 # # # A D 1 D 2 D 3 # #")
     # edit round 1 (the rounds list shows the newest first): Ben held 40, not 36
-    keys = "B D # D 4 0 # # # #"
+    keys = "B D # D 4 0 # #"
     dev.play(keys)
     report("edit a past round (one hand changed)", keys,
            len(game.rounds) == 2 and game.rounds[0].hands[1] == 40 and game.total(0) == 108)

@@ -9,6 +9,11 @@ from ui.texts import find
 
 _MESSAGE_MS = const(2500)
 _ENOSPC = const(28)  # OSError: no space left on the file system
+# A running game's totals (Screen.lit) stay readable while the table plays: after the "sleep" setting's
+# time the display only dims to half its contrast. It goes dark once no key came for the deep sleep's
+# time, or this many minutes where that is longer or never (the table has left; an OLED left lit for
+# hours would keep the digits burnt in): the usual sleep and deep sleep follow.
+_LIT_MIN = const(30)
 
 
 class App:
@@ -34,6 +39,7 @@ class App:
         self.stack = []
         self.texts = None
         self.asleep = False
+        self.dimmed = False  # a running game's view, dimmed instead of dark (_lit_ms)
         self.power = power
         self.last_key = clock.ticks_ms()
         self.message = None  # (text, until_ms): a short notice over the bottom row
@@ -172,6 +178,8 @@ class App:
         if self.asleep:
             self.wake()
             return
+        if self.dimmed:  # the totals were readable: the key counts, at full contrast again
+            self._undim()
         if self.message is not None:
             self.message = None
             self._touch_bottom()
@@ -185,9 +193,17 @@ class App:
         sleep_s = self.settings.get("sleep", 60)
         if type(sleep_s) is not int:  # a damaged settings file never stops the loop
             sleep_s = 60
-        if sleep_s and not self.asleep and now - self.last_key >= sleep_s * 1000:
-            self.asleep = True
-            self.display.poweroff()
+        idle = now - self.last_key
+        if sleep_s and not self.asleep and idle >= sleep_s * 1000:
+            screen = self.screen
+            if screen is not None and screen.lit() and idle < self._lit_ms():
+                if not self.dimmed:
+                    self.dimmed = True
+                    self.display.contrast(self._contrast() // 2)
+            else:
+                self._undim()
+                self.asleep = True
+                self.display.poweroff()
         if self.asleep and self.power is not None and not self.link_active and self._deep_sleep_due(now):
             from ui.resume import sleep
 
@@ -201,15 +217,30 @@ class App:
         # once the display has gone dark (see ui/settings.py). A USB host that
         # talks to the device, or holds its port where the board can tell,
         # keeps it awake too: nothing on the serial could wake it (usb_seen).
-        minutes = self.settings.get("deep_sleep", 30)
-        if type(minutes) is not int:
-            minutes = 30
+        minutes = self._deep_minutes()
         quiet = now - max(self.last_key, self.usb_seen)
         return minutes > 0 and quiet >= minutes * 60000 and self.power.can_sleep()
+
+    def _deep_minutes(self):
+        minutes = self.settings.get("deep_sleep", 30)
+        return minutes if type(minutes) is int else 30
+
+    def _lit_ms(self):
+        minutes = self._deep_minutes()
+        return (minutes if 0 < minutes < _LIT_MIN else _LIT_MIN) * 60000
 
     def wake(self):
         self.asleep = False
         self.display.poweron()
+
+    def _contrast(self):
+        level = self.settings.get("contrast", 127)
+        return level if type(level) is int and 0 <= level <= 255 else 127
+
+    def _undim(self):
+        if self.dimmed:
+            self.dimmed = False
+            self.display.contrast(self._contrast())
 
     def render(self):
         """Redraw the rows that changed and send them to the display."""

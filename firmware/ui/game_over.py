@@ -1,11 +1,12 @@
-# Game over: the winner(s), one per line, and the final score; # goes home, * back to standings.
+# Game over: the winner(s), one per line, and the final score; # goes home, * back to standings,
+# A starts the same game again (same seats, variant, target and house values; the next seat deals first).
 #
 # Shown the moment the deciding round is saved (or the game is ended early),
 # and again after a power cut until the table has seen it (session.py keeps
 # the mark). Ties list every winner on a line of their own, so two winners
 # "Anna" and "Ben" never look like a team called "Anna & Ben"; C/D scroll
 # when they do not fit, with the position in the title.
-from ui.screen import Screen, title_bar
+from ui.screen import FLASH_ERRORS, Screen, title_bar
 
 
 class GameOver(Screen):
@@ -46,12 +47,38 @@ class GameOver(Screen):
             self.app.home()
         elif k == "*":
             self.app.pop()
+        elif k == "A":
+            self._again()
         elif (k == "D" or k == "CW") and self.top + body < self._lines():
             self.top += 1
             self.touch()
         elif (k == "C" or k == "CCW") and self.top > 0:
             self.top -= 1
             self.touch()
+
+    def _again(self):
+        # "Same players again": the rematch phone score keepers offer in one press.
+        from tafel.cards import DEFAULT_VALUES, RANKS
+
+        app = self.app
+        game = self.game
+        values = None
+        if tuple(game.values) != DEFAULT_VALUES:
+            values = {}
+            for r in range(len(RANKS)):
+                values[RANKS[r]] = game.values[r]
+        dealer = (game.first_dealer + 1) % len(game.players)
+        try:
+            app.session.start(game.players, game.variant, game.target, values, dealer)
+        except ValueError as err:  # a core refusal (cannot happen for a game that was played)
+            app.notify(app.refusal(err))
+            return
+        except FLASH_ERRORS as err:  # flash full or failing: say so; the finished game is kept
+            app.notify(app.refused_save(err))
+            return
+        self.game = None
+        app.show_game()
+        app.open("entry")
 
     def draw_row(self, canvas, row):
         t = self.app.t

@@ -1,8 +1,11 @@
 # Round entry: one row per seat, typed hands, the Sieger key and the live hint line.
 #
 # Keys: digits type a hand, B (+) starts another addend (a team mate's hand,
-# or card by card), A marks the Sieger, C/D move, * deletes (or goes back),
-# # moves on; # on the last seat shows the round's result, a second # saves.
+# or card by card), A marks the Sieger (on a typed hand it asks first: A again),
+# C/D move, * deletes within the seat (on an empty one: leave the round),
+# # moves on to the next seat without a hand, and to the round's result once
+# every seat has one (the one seat left without a hand is the Sieger, if none
+# is marked); a second # saves.
 from micropython import const
 
 from session import NotLoaded
@@ -50,6 +53,7 @@ class RoundEntry(Screen):
         self.review = False
         self.deck_ok = False
         self.note = None  # a message shown in the hint row until the next key
+        self.asked = None  # the seat whose typed hand A would clear: a second A makes it the Sieger
 
     def _layout(self):
         # Columns from the display: cursor, name, typed hand (or this round's points), total.
@@ -152,6 +156,7 @@ class RoundEntry(Screen):
             self._review_key(k)
             return
         s = self.seats[self.cursor]
+        asked, self.asked = self.asked, None
         if len(k) == 1 and "0" <= k <= "9":
             self._digit(s, k)
         elif k == "B":
@@ -160,12 +165,11 @@ class RoundEntry(Screen):
             if text and text[-1] != "+" and text.count("+") < _MAX_PARTS - 1:
                 self.entry[s] = text + "+"
         elif k == "A":
-            old = self.winner
-            self.winner = None if old == s else s
-            if self.winner is not None:
-                self.entry[s] = ""
-            if old is not None:
-                self._touch_seat(old)
+            if self.entry[s] and asked != s:  # a typed number is never dropped without a word
+                self.asked = s
+                self.note = self.app.t("winner_ask")
+            else:
+                self._mark(s)
         elif k == "*":
             self._delete(s)
         elif k == "C" or k == "CCW":
@@ -173,11 +177,35 @@ class RoundEntry(Screen):
         elif k == "D" or k == "CW":
             self._move(self.cursor + 1)
         elif k == "#" or k == "PUSH":
-            if self.cursor < len(self.seats) - 1:
-                self._move(self.cursor + 1)
-            else:
-                self._check()
+            self._next()
         self._touch_seat(s)
+
+    def _mark(self, s):
+        # A toggles the Sieger mark; the Sieger has no hand.
+        old = self.winner
+        self.winner = None if old == s else s
+        if self.winner is not None:
+            self.entry[s] = ""
+        if old is not None:
+            self._touch_seat(old)
+
+    def _next(self):
+        # On to the next seat (after this one, round the table) still without a hand; with none left,
+        # the result. The one seat left without a hand, no Sieger marked: that seat went out.
+        n = len(self.seats)
+        gaps = []
+        for step in range(1, n + 1):
+            i = (self.cursor + step) % n
+            s = self.seats[i]
+            if s != self.winner and not self.entry[s].replace("+", ""):
+                gaps.append(i)
+        if len(gaps) == 1 and self.winner is None:
+            self._mark(self.seats[gaps[0]])
+            gaps = []
+        if gaps and gaps[0] != self.cursor:
+            self._move(gaps[0])
+        else:
+            self._check()
 
     def _digit(self, s, d):
         if s == self.winner:
@@ -196,13 +224,11 @@ class RoundEntry(Screen):
         self.entry[s] = text + d
 
     def _delete(self, s):
+        # Within this seat only: its digits one by one; never another seat's, never the Sieger mark
+        # (A takes that back). On a seat with nothing typed, * leaves the round (asking first).
         self.fresh = False
         if self.entry[s]:
             self.entry[s] = self.entry[s][:-1]
-        elif s == self.winner:
-            self.winner = None
-        elif self.cursor > 0:
-            self._move(self.cursor - 1)
         else:
             self._leave()
 

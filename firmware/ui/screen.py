@@ -51,6 +51,11 @@ class Screen:
     def tick(self, now_ms):
         pass
 
+    def lit(self):
+        """True while the table reads this screen during play (a running game's totals): the
+        display dims after the sleep time but stays on (ui/app.py)."""
+        return False
+
     def draw_row(self, canvas, row):
         pass
 

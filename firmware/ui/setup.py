@@ -23,9 +23,10 @@ class Setup(Screen):
         self.cursor = 0
         self.top = 0
 
-    # items: variant, target, each name, "add" (while seats are free), "start", dealer, values
+    # items: variant, target, each name, "add" ("at most 10" once every seat is taken, so the habitual
+    # # for one more never starts the game), "start", dealer, values
     def _items(self):
-        return 2 + len(self.names) + (1 if len(self.names) < MAX_SEATS else 0) + 3
+        return 2 + len(self.names) + 1 + 3
 
     def _item(self, i):
         if i < 2:
@@ -49,7 +50,10 @@ class Setup(Screen):
             self._target_key(k)
         elif k == "#" or k == "PUSH":
             if item == "add":
-                self._add()
+                if len(self.names) < MAX_SEATS:
+                    self._add()
+                else:
+                    self.app.notify(self.app.t("seats_full"))
             elif item == "start":
                 self._start()
             elif item == "name":
@@ -59,6 +63,8 @@ class Setup(Screen):
         elif k == "*":
             if item == "name":
                 self._ask_remove(self.cursor - 2)
+            elif self.names:  # the names typed so far are kept in the roster, but ask before leaving
+                self.app.open("confirm", self.app.t("setup_leave"), self.app.pop, self.app.t("setup_leave_detail"))
             else:
                 self.app.pop()
         self.touch()
@@ -101,7 +107,11 @@ class Setup(Screen):
             self._move(1)
 
     def _move(self, step):
-        self.cursor = (self.cursor + step) % self._items()
+        self._go((self.cursor + step) % self._items())
+
+    def _go(self, i):
+        # The cursor to item i, the list scrolled so that it shows.
+        self.cursor = i
         self.typing = False
         body = self.app.canvas.rows - 2
         if self.cursor < self.top:
@@ -117,6 +127,7 @@ class Setup(Screen):
             self.app.notify(self.app.t("name_twice"))
             return
         self.names.append(name)
+        self._into_roster(name)
         self._move(1)
 
     def _rename(self, index):
@@ -125,8 +136,19 @@ class Setup(Screen):
                 self.app.notify(self.app.t("name_twice"))
             else:
                 self.names[index] = name
+                self._into_roster(name)
 
         self.app.open("name_entry", done, self.names[index])
+
+    def _into_roster(self, name):
+        # A typed name is in the roster the moment it is confirmed: leaving the setup, or a power cut,
+        # never takes it with it. A name already there stays where it is until the game starts.
+        key = name.lower()
+        roster = self.app.store.roster
+        for known in roster:
+            if known.lower() == key:
+                return
+        self._save_roster([name] + list(roster))
 
     def _taken(self, name, skip):
         key = name.lower()
@@ -142,7 +164,7 @@ class Setup(Screen):
             return
         if self.target <= 0:
             app.notify(app.t("bad_target"))
-            self.cursor = TARGET
+            self._go(TARGET)
             return
         running = app.session.game
         if running is not None and not running.finished:
@@ -175,10 +197,12 @@ class Setup(Screen):
     def _remember(self):
         # Names of this game go to the front of the roster; a failure here never blocks play.
         lowered = [n.lower() for n in self.names]
-        roster = self.names + [n for n in self.app.store.roster if n.lower() not in lowered]
+        self._save_roster(self.names + [n for n in self.app.store.roster if n.lower() not in lowered])
+
+    def _save_roster(self, roster):
         try:
             self.app.store.save_roster(roster)
-        except FLASH_ERRORS as err:  # the game is started: a roster the flash refused is only logged
+        except FLASH_ERRORS as err:  # a roster the flash refused never blocks play: only logged
             if self.app.log is not None:
                 self.app.log(err)
 
@@ -209,7 +233,7 @@ class Setup(Screen):
         elif item == "name":
             text = "%d %s" % (i - 1, self.names[i - 2])
         elif item == "add":
-            text = "+ " + t("add_seat")
+            text = "+ " + t("add_seat") if len(self.names) < MAX_SEATS else t("seats_full")
         else:
             text = t("start")
         if i == self.cursor:

@@ -114,6 +114,9 @@ class Standings(Screen):
         app.notify(app.t("undone"))
         self.on_open()
 
+    def lit(self):
+        return self.game is not None and not self.game.finished
+
     def tick(self, now):
         app = self.app
         wait = app.settings.get("table", _TABLE_S)

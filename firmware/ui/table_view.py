@@ -99,6 +99,9 @@ class TableView(Screen):
         elif k != "*":
             app.screen.key(k)
 
+    def lit(self):
+        return self.game is not None and not self.game.finished
+
     def tick(self, now):
         if self.game is None:
             return

@@ -33,6 +33,7 @@ TEXTS = (
     ("gets", "bekommt"),
     ("total", "Stand"),
     ("pick_winner", "Sieger? Taste A"),
+    ("winner_ask", "Als Sieger? A"),
     ("check_save", "#=OK  *=ändern"),
     ("deck_confirm", "Über Deck! #=ok"),
     ("discard_round", "Runde verwerfen?"),
@@ -59,7 +60,7 @@ TEXTS = (
     ("keys_rounds", "#=ändern *=zur."),
     ("game_ended", "Spiel beendet"),
     ("points", "Pkt"),
-    ("keys_game_over", "#=Menü *=Stand"),
+    ("keys_game_over", "A=nochmal #=Menü"),  # * = the standings, as everywhere
     # name entry
     ("name", "Name"),
     ("t9_help", "2=ABC .. 0=Leer"),
@@ -71,6 +72,9 @@ TEXTS = (
     ("name_twice", "Name doppelt"),
     ("two_names", "Mind. 2 Spieler"),
     ("bad_target", "Ziel fehlt"),
+    ("seats_full", "höchstens 10"),
+    ("setup_leave", "Aufstellung weg?"),
+    ("setup_leave_detail", "Namen gemerkt"),
     ("keys_variant", "#=wechseln"),
     ("keys_target", "A=200 B=1000 0-9"),
     ("keys_seat", "#=ändern *=weg"),

@@ -28,6 +28,7 @@ TEXTS = (
     ("gets", "gets"),
     ("total", "Total"),
     ("pick_winner", "Winner? Key A"),
+    ("winner_ask", "The winner? A"),
     ("check_save", "#=OK  *=change"),
     ("deck_confirm", "Over deck! #=ok"),
     ("discard_round", "Discard round?"),
@@ -54,7 +55,7 @@ TEXTS = (
     ("keys_rounds", "#=edit *=back"),
     ("game_ended", "Game was ended"),
     ("points", "pts"),
-    ("keys_game_over", "#=menu *=totals"),
+    ("keys_game_over", "A=again #=menu"),  # * = the standings, as everywhere
     # name entry
     ("name", "Name"),
     ("t9_help", "2=ABC .. 0=space"),
@@ -66,6 +67,9 @@ TEXTS = (
     ("name_twice", "Name taken"),
     ("two_names", "2 players min."),
     ("bad_target", "Target missing"),
+    ("seats_full", "at most 10"),
+    ("setup_leave", "Drop this setup?"),
+    ("setup_leave_detail", "names are kept"),
     ("keys_variant", "#=change"),
     ("keys_target", "A=200 B=1000 0-9"),
     ("keys_seat", "#=edit *=remove"),

@@ -149,17 +149,59 @@ def test_a_round_typed_but_not_saved_is_gone_after_a_power_cut():
 def test_missing_winner_is_asked_for_and_nothing_is_saved():
     dev = device()
     new_game(dev)
-    dev.play("D 3 6 D 5 3 #")
+    dev.play("3 6 D 5 3 D 1 2 #")  # every seat has a hand: nobody went out
     assert dev.screen()[-1] == "Sieger? Taste A"
     assert len(dev.app.session.game.rounds) == 0
 
 
-def test_missing_hand_moves_the_cursor_there():
+def test_hash_goes_on_to_the_next_seat_without_a_hand():
     dev = device()
     new_game(dev)
-    dev.play("A D D 5 3 #")
+    dev.play("A D D 5 3 #")  # Anna won, Cleo typed first: # goes round the table to Ben
+    assert dev.screen()[2].startswith("►Ben")
+    dev.play("#")  # Ben has nothing yet and is the only one: the check says so
     assert dev.screen()[-1] == "Ben?"
     assert dev.screen()[2].startswith("►Ben")
+    dev.play("3 6 #")  # every hand typed: # shows the result at once
+    assert dev.screen()[0].startswith("Prüfe")
+    assert len(dev.app.session.game.rounds) == 0
+
+
+def test_the_one_seat_left_without_a_hand_is_offered_as_the_winner():
+    dev = device()
+    new_game(dev)
+    dev.play("3 6 # 5 3 #")  # Anna 36, Ben 53, no winner marked: Cleo went out
+    assert dev.screen()[0].startswith("Prüfe")
+    assert dev.screen()[3].split() == ["Cleo", "+89", "89"]
+    dev.play("*")  # back: Cleo is marked, nothing else changed
+    assert dev.app.screen.winner == 2 and dev.app.screen.entry == ["36", "53", ""]
+    dev.play("# #")
+    assert dev.app.session.game.totals() == [("Anna", 0), ("Ben", 0), ("Cleo", 89)]
+
+
+def test_a_typed_hand_is_never_dropped_by_the_winner_key():
+    dev = device()
+    new_game(dev)
+    dev.play("4 5 A")
+    assert dev.screen()[-1] == "Als Sieger? A"
+    assert dev.app.screen.entry[0] == "45" and dev.app.screen.winner is None
+    dev.play("D")  # any other key: the question is gone, the 45 stays
+    assert dev.app.screen.entry[0] == "45" and dev.app.screen.winner is None
+    dev.play("C A A")  # asked, then A again: Anna won after all
+    assert dev.app.screen.entry[0] == "" and dev.app.screen.winner == 0
+
+
+def test_star_deletes_within_the_seat_and_never_the_winner_mark():
+    dev = device()
+    new_game(dev)
+    dev.play("A D 3 6 D 5")
+    dev.play("* *")  # Cleo's 5, then Cleo has nothing: leave the round? (asked)
+    assert "Runde verwerfen?" in text(dev)
+    dev.play("*")  # no: the round stays as it was
+    screen = dev.app.screen
+    assert screen.entry == ["", "36", ""] and screen.winner == 0 and screen.cursor == 2
+    dev.play("C * *")  # Ben's digits go, one by one, and nothing above him
+    assert screen.entry == ["", "", ""] and screen.winner == 0 and screen.cursor == 1
 
 
 def test_team_hands_are_added_with_the_plus_key():
@@ -194,7 +236,7 @@ def test_edit_a_past_round():
     dev.play("# 1 0 D 2 0 D A # #")  # round 2: Cleo wins 30
     dev.play("B D #")  # rounds list, newest first: pick round 1
     assert dev.screen()[0].startswith("Runde ändern 1")
-    dev.play("D * * 4 0 # #")  # Ben held 40, not 36
+    dev.play("D * * 4 0 #")  # Ben held 40, not 36: every seat has its hand, # shows the result
     assert dev.screen()[1].split() == ["►Anna", "+93", "93"]  # the totals as they will be
     dev.play("#")
     game = dev.app.session.game
@@ -321,6 +363,39 @@ def test_game_over_shows_the_moment_the_deciding_round_is_saved_and_after_a_powe
     dev = power_cut(dev)
     assert dev.screen()[1] == "►1 Neues Spiel" and dev.app.session.game is None
     assert dev.errors == []
+
+
+def test_same_players_again_from_game_over_in_one_press():
+    dev = device()
+    new_game(dev, target="A")  # 200
+    dev.play("A D 1 0 0 D 1 0 0 # # wait:3000")  # the notice "saved" gives the hint row back
+    assert dev.screen()[0] == "Spielende" and dev.screen()[-1] == "A=nochmal #=Menü"
+    old_id = dev.app.session.game_id
+    dev.play("A")  # a new game: the same seats, variant and target; Ben deals round 1 now
+    game = dev.app.session.game
+    assert dev.app.session.game_id != old_id and len(game.rounds) == 0 and not game.finished
+    assert game.players == ("Anna", "Ben", "Cleo") and game.target == 200 and game.variant == "standard"
+    assert game.dealer() == "Ben"
+    assert dev.screen()[0].startswith("R1") and "Ben" in dev.screen()[0]  # straight into round 1
+    dev = power_cut(dev)  # the new game runs; the old one's end is not shown again
+    assert dev.app.session.game.players == ("Anna", "Ben", "Cleo") and dev.screen()[0].startswith("Stand")
+    assert dev.app.store.load_game(old_id).finished
+    assert dev.errors == []
+
+
+def test_same_players_again_keeps_the_house_values_and_the_variant():
+    dev = device()
+    dev.app.session.start(("Anna", "Ben"), "penalty", 100, {"wild": 60}, 1)
+    dev.app.session.save_round({"Anna": [120]}, "Ben")
+    dev.app.show_game()
+    dev.play("wait:100")
+    assert dev.screen()[0] == "Spielende"
+    dev.play("A")
+    game = dev.app.session.game
+    assert game.variant == "penalty" and game.target == 100 and game.dealer() == "Anna"
+    assert game.values == dev.app.store.load_game(dev.app.session.game_id).values
+    from tafel.cards import RANKS
+    assert game.values[RANKS.index("wild")] == 60
 
 
 def test_ending_a_game_early_shows_game_over_at_once():

@@ -396,3 +396,58 @@ def test_setup_and_the_values_editor_fill_the_colour_board():
     card(dev, 16)
     assert row_with(dev, "►").split() == ["►Blanko", "40"]
     assert dev.errors == []
+
+
+# ---- a setup is never lost ------------------------------------------------------
+
+
+def test_star_with_names_typed_asks_before_leaving_and_the_names_stay_in_the_roster():
+    dev = device()
+    setup_with(dev)  # three names typed, the cursor on "+ add player"
+    assert dev.app.store.roster[:3] == ["Cleo", "Ben", "Anna"]  # each one as it was confirmed
+    dev.play("*")
+    assert "Aufstellung weg?" in text(dev) and "Namen gemerkt" in text(dev)
+    dev.play("*")  # no: the setup is as it was
+    assert dev.app.screen.names == ["Anna", "Ben", "Cleo"]
+    dev.play("* #")  # yes: home, and the names are still there to pick
+    assert type(dev.app.screen).__name__ == "Home"
+    dev = power_cut(dev)
+    assert sorted(dev.app.store.roster) == ["Anna", "Ben", "Cleo"]
+
+
+def test_star_on_an_empty_setup_leaves_at_once():
+    dev = device()
+    dev.play("1 *")
+    assert type(dev.app.screen).__name__ == "Home"
+
+
+def test_a_renamed_seat_goes_into_the_roster_too():
+    dev = device()
+    setup_with(dev, (BEN,))
+    dev.play("C # * * * 2 2 2 5 5 5 3 3 6 6 6 #")  # Ben's row: the name cleared, Cleo typed
+    assert dev.app.screen.names == ["Cleo"]
+    assert dev.app.store.roster[:2] == ["Cleo", "Ben"]
+
+
+def test_ten_seats_say_at_most_ten_and_the_habitual_hash_does_not_start():
+    dev = device()
+    dev.app.store.save_roster(["P%d" % i for i in range(12)])
+    dev.play("1 D D" + " # 2" * 10)  # ten names from the roster, each picked by its digit
+    assert len(dev.app.screen.names) == 10
+    assert "höchstens 10" in text(dev)
+    dev.play("#")  # one more, by habit: it says so and nothing starts
+    assert dev.screen()[-1] == "höchstens 10"
+    assert dev.app.session.game is None and len(dev.app.screen.names) == 10
+    dev.play("D #")  # "start" is one further down, as always
+    assert dev.app.session.game is not None and len(dev.app.session.game.players) == 10
+
+
+def test_a_missing_target_shows_its_row_with_the_cursor_on_it():
+    dev = device()
+    dev.app.store.save_roster(["P%d" % i for i in range(8)])
+    dev.play("1 D * * * D" + " # 2" * 8 + " D #")  # target cleared, eight seats: the list has scrolled
+    assert dev.screen()[-1] == "Ziel fehlt"
+    assert dev.app.session.game is None
+    assert any(line.startswith("►Ziel") for line in dev.screen()), dev.screen()
+    dev.play("3 0 0 D")  # the keys land on the target
+    assert dev.app.screen.target == 300
