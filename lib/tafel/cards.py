@@ -187,8 +187,10 @@ def _unknown(words, shown):
     # The clearest message for a card that names nothing: the first unknown word if there is one.
     if not words:
         raise CardError("a card is empty: say e.g. 'red 7' or 'wild'")
-    if len(words) == 1 and (_colour(words[0]) is not None or _black(words[0])):
+    if len(words) == 1 and _colour(words[0]) is not None:
         raise CardError("'%s' is a colour; a card needs a rank too, e.g. '%s 7'" % (shown, shown))
+    if len(words) == 1 and _black(words[0]):
+        raise CardError("'%s' is a colour; a card needs a rank too, e.g. '%s +4'" % (shown, shown))
     if len(words) > 1 and _rank(words[1:]) is not None:
         raise CardError("unknown colour '%s' in '%s'" % (words[0], shown))
     _bad_number(words, shown)
