@@ -56,7 +56,10 @@ def build_parser():
         help="points of the cards left in a hand",
         description='Points of cards left in a hand, e.g. tafel points "red 7" "blue 9" "green draw2".',
     )
-    cmd.add_argument("cards", nargs="+", metavar="CARD", help='a card such as "red 7", "blue skip", "wild4"')
+    cmd.add_argument(
+        "cards", nargs="+", metavar="CARD",
+        help='a card such as "red 7", "7", "Zieh Zwei", "Joker", "schwarz +4" (colour optional: it never changes points)',
+    )
     cmd.add_argument(
         "--value", action="append", default=[], metavar="RANK=POINTS",
         help="house rule: points for a rank, e.g. --value swap=50 (repeatable)",

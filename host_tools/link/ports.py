@@ -1,10 +1,11 @@
-# Which serial port the device is on: --port, then TAFEL_PORT, then the USB bridges ESP32 boards use.
+# Which serial port the device is on: --port, then TAFEL_PORT, then the USB bridges ESP32 boards use and running simulators.
 #
 # A port named by the user is used as it is: a device path (/dev/ttyUSB0,
 # /dev/cu.usbserial-0001, COM3) or any pyserial URL (loop://, socket://host:port,
 # rfc2217://...). Without one, every USB serial port whose vendor and product
-# id belong to a usual ESP32 bridge is tried, and only a port whose device
-# answers the handshake counts. The caller hands in `probe(port)`, which opens
+# id belong to a usual ESP32 bridge is tried, and so is the pseudo-terminal of
+# each running `tafel sim` (its port file, simports.py); only a port whose
+# device answers the handshake counts. The caller hands in `probe(port)`, which opens
 # the port, does the handshake and returns the open link (or raises), so this
 # module knows nothing of the protocol and tests fake everything. lock(port)
 # keeps a second tafel command off a port one is using (PortBusy, exit 1).
@@ -199,11 +200,19 @@ def explicit(port=None, env=None):
     return None, None
 
 
-def find(probe, port=None, env=None, list_ports=comports, platform=None):
+def simulators(sims):
+    """The running simulators' ports as candidates: (pseudo-terminal, what it is)."""
+    return [(port, "Tafel simulator, pid %d" % pid) for port, pid in sims()]
+
+
+def find(probe, port=None, env=None, list_ports=None, platform=None, sims=None):
     """(port, link) of the one device that answers; PortError otherwise.
 
     probe(port) returns an open link or raises OSError (cannot open) or any
-    other exception (opened, but no Tafel answered)."""
+    other exception (opened, but no Tafel answered). list_ports() lists the
+    serial ports (default: pyserial's), sims() the running simulators as
+    (port, pid) (default: their port files, simports.running; a caller that
+    hands in its own list_ports and no sims has none)."""
     named, source = explicit(port, env)
     if named:
         try:
@@ -220,14 +229,21 @@ def find(probe, port=None, env=None, list_ports=comports, platform=None):
             if "REPL" not in why:
                 why += ". Is the Tafel app running (not stopped at the REPL)?"
             raise PortError("no Tafel answered on %s (from %s): %s" % (named, source, why)) from None
-    infos = list(list_ports())
-    found = candidates(infos)
+    if sims is None:
+        if list_ports is None:
+            from . import simports
+
+            sims = simports.running
+        else:
+            sims = list
+    infos = list((list_ports or comports)())
+    found = candidates(infos) + simulators(sims)
     if not found:
         others = sorted(info.device for info in infos)
         seen = ("; serial ports seen: %s (use --port if one of them is it)" % ", ".join(others)) if others else ""
         raise PortError("no Tafel found: no USB serial port of an ESP32 bridge (Espressif, CP210x, CH340, "
-                        "FTDI)%s. Plug the device in with a data cable, or name the port with --port or "
-                        "%s.\n%s" % (seen, ENV, hints(platform)))
+                        "FTDI) and no simulator running (tafel sim)%s. Plug the device in with a data cable, "
+                        "or name the port with --port or %s.\n%s" % (seen, ENV, hints(platform)))
     answered, failed, busy = [], [], []
     repl = False  # a board answered from the MicroPython prompt
     for device, what in found:

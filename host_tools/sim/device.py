@@ -67,11 +67,15 @@ class _Aborted(Exception):
 
 
 class SimDevice:
-    def __init__(self, command, log=None, profile=None, env=None):
+    def __init__(self, command, log=None, profile=None, env=None, wall_clock=None):
         """command: the chip's process (it gets --wire-in and --wire-out added); its --board names
         the board profile unless `profile` (a dict) is given; env: variables added to its
-        environment (TAFEL_CHIP_SEED: firmware/port/unix/tafel/simtime.c)."""
+        environment (TAFEL_CHIP_SEED: firmware/port/unix/tafel/simtime.c). wall_clock: None, the
+        chip's clock starts unset (as an ESP32's does); else a function giving Unix seconds
+        (time.time), and every start of the chip (power-on, power cut, reset) begins at its
+        reading (run.py --epoch), so the clock follows the laptop's."""
         self.command = [str(part) for part in command]
+        self.wall_clock = wall_clock
         self._env = dict(os.environ, **env) if env else None
         self.log = log if log is not None else sys.stderr  # where the device's stderr (and stray stdout) goes
         if profile is None:
@@ -126,6 +130,8 @@ class SimDevice:
         self.asleep = False
         self.watchdog = 0.0  # a chip starts without one
         extra = ["--reset-cause", self._cause]
+        if self.wall_clock is not None:
+            extra += ["--epoch", str(int(self.wall_clock()))]
         hold, self._cause, self._hold = self._hold, "power", None
         chip_in, to_chip = os.pipe()
         from_chip, chip_out = os.pipe()

@@ -13,13 +13,21 @@
 #
 # The USB serial (serial.py): interactive, and headless with --stay or
 # --port-file, the device's serial is a pseudo-terminal whose path is printed
-# ("serial: /dev/pts/N") and written to --port-file once the device is ready
-# for a host (headless: after the script). --stay keeps the device running
+# ("serial: /dev/pts/N"; interactive: on its own status line under the display
+# too) and written to --port-file once the device is ready for a host
+# (headless: after the script), and at the same time to a port file in the
+# user's data folder (link/simports.py), removed when the simulator ends, so
+# tafel info/export/... without --port find it. --stay keeps the device running
 # after the script, simulated time following real time, until SIGTERM, Ctrl-C
 # or the end of a piped standard input. docs/protocol.md says what it speaks.
 # A device with the pseudo-terminal (interactive, --stay, --port-file) is one
 # a laptop's USB port holds: it never deep-sleeps (nothing on the serial could
 # wake it), its display still goes dark.
+#
+# The clock (--clock): interactive, the device's clock follows the laptop's
+# wall clock from power-on (every start of the chip begins at the laptop's
+# time, device.py wall_clock); headless it starts unset, as an ESP32's does,
+# so a script's snapshots and games are the same from run to run.
 import os
 import shutil
 import signal
@@ -31,6 +39,7 @@ from pathlib import Path
 
 from .. import app_files
 from ..exits import Exit
+from ..link import simports
 from ..paths import user_data_dir
 from . import runtime as sim_runtime
 from .device import SimDevice, SimError
@@ -202,6 +211,10 @@ def add_parser(commands):
                           "like a device whose USB port a laptop holds, it never deep-sleeps")
     cmd.add_argument("--port-file", metavar="FILE",
                      help="write the serial port's path to FILE once the device is ready for a host")
+    cmd.add_argument("--clock", choices=("wall", "unset"),
+                     help="wall: the device's clock follows this laptop's from power-on; unset: it starts "
+                          "unset, as an ESP32's does, until tafel clock (default: wall interactive, unset "
+                          "with --script)")
     cmd.add_argument("--baud", metavar="N", type=int, default=DEFAULT_BAUD,
                      help="the serial line's rate, baud/10 bytes a second each way (default: %(default)s)")
     cmd.add_argument("--runtime", choices=("auto", "device", "host"), default="auto",
@@ -232,6 +245,7 @@ def run(args):
         if args.baud <= 0:
             raise SetupError("--baud must be a positive number, not %d" % args.baud)
         command, flash = _prepare(args)
+        wall = time.time if (args.clock or ("unset" if steps is not None else "wall")) == "wall" else None
         if steps is None or args.stay or args.port_file:
             serial = SimSerial(args.baud)
             command += serial.device_args()
@@ -239,10 +253,9 @@ def run(args):
         if steps is None:
             log = user_data_dir() / "sim.log"
             log.parent.mkdir(parents=True, exist_ok=True)
-            if args.port_file:
-                write_port_file(args.port_file, serial.path)
+            _announce(serial, args.port_file)
             try:
-                return terminal.run(command, flash, log)
+                return terminal.run(command, flash, log, port=serial.path, wall_clock=wall)
             finally:
                 _close(serial, args.port_file)
         out_dir = None
@@ -256,14 +269,23 @@ def run(args):
         _close(serial, None)
         return Exit.USAGE
     try:
-        return _headless(command, steps, out_dir, source, serial, args)
+        return _headless(command, steps, out_dir, source, serial, args, wall)
     finally:
         _close(serial, args.port_file)
+
+
+def _announce(serial, port_file):
+    """The port is ready for a host: its path to --port-file and to the data folder's port file."""
+    if port_file:
+        write_port_file(port_file, serial.path)
+    serial.registered = simports.register(serial.path)
 
 
 def _close(serial, port_file):
     if serial is not None:
         serial.close()
+        if getattr(serial, "registered", None):
+            simports.unregister(serial.registered)
         if port_file:
             try:
                 os.remove(port_file)
@@ -284,14 +306,14 @@ def _prepare(args):
     return sim_runtime.command(runtime, run_py, flash.resolve(), board), flash
 
 
-def _headless(command, steps, out_dir, source, serial=None, args=None):
+def _headless(command, steps, out_dir, source, serial=None, args=None, wall_clock=None):
     started = time.monotonic()
-    device = SimDevice(command)
+    device = SimDevice(command, wall_clock=wall_clock)
     try:
         device.start()
         done = run_script(device, steps, out_dir, source)
-        if serial is not None and args.port_file:
-            write_port_file(args.port_file, serial.path)
+        if serial is not None:
+            _announce(serial, args.port_file)
         if args is not None and args.stay:
             print(summary(done, out_dir, time.monotonic() - started), flush=True)
             return _stay(device, watch_stdin=args.script != "-")

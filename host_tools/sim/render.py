@@ -167,12 +167,13 @@ def colour_blocks(glass, factor=1, mode="truecolor"):
     return lines
 
 
-def fit_factor(width, height, cols, rows):
-    """1, 2 or 3: the smallest shrink at which a width x height display and its short legend fit the terminal."""
+def fit_factor(width, height, cols, rows, status_lines=1):
+    """1, 2 or 3: the smallest shrink at which a width x height display, its short legend and the
+    status lines fit the terminal."""
     for factor in (1, 2, 3):
         w = -(-width // factor)
         h = (-(-height // factor) + 1) // 2  # text lines: two pixel rows each
-        if cols >= w + 2 and rows >= h + 2 + len(SHORT_LEGEND) + 1:
+        if cols >= w + 2 and rows >= h + 2 + len(SHORT_LEGEND) + status_lines:
             return factor
     return 3
 
@@ -186,20 +187,22 @@ def _fit(text, width):
 
 
 def compose(glass_lines, width, cols, rows, title, status, style=GLASS_ON):
-    """The whole terminal screen as lines (with colours): framed display, key legend, status line.
+    """The whole terminal screen as lines (with colours): framed display, key legend, status line(s).
 
-    style goes in front of every display line (the OLED's colours); colour lines carry their own ("").
+    status: one line of text, or a list of lines, each on its own row at the bottom (shown even when
+    the terminal is too small for the display). style goes in front of every display line (the
+    OLED's colours); colour lines carry their own ("").
     """
+    status = [status] if isinstance(status, str) else list(status)
     frame_w, frame_h = width + 2, len(glass_lines) + 2
-    need_rows = frame_h + len(SHORT_LEGEND) + 1
-    side = cols >= frame_w + 2 + LEGEND_WIDTH and rows >= max(frame_h, len(LEGEND)) + 1
+    need_rows = frame_h + len(SHORT_LEGEND) + len(status)
+    side = cols >= frame_w + 2 + LEGEND_WIDTH and rows >= max(frame_h, len(LEGEND)) + len(status)
     if not side and (cols < frame_w or rows < need_rows):
         return [
             "Tafel simulator: this terminal is %d x %d; the display needs at least %d x %d." % (cols, rows, frame_w, need_rows),
             "Make the window larger (or the font smaller). q quits.",
             "",
-            _fit(status, cols),
-        ]
+        ] + [_fit(line, cols) for line in status]
     label = " %s " % title
     top = "┌" + label + "─" * max(width - len(label), 0) + "┐"
     screen = [top] + ["│" + style + line + RESET + "│" for line in glass_lines] + ["└" + "─" * width + "┘"]
@@ -210,13 +213,13 @@ def compose(glass_lines, width, cols, rows, title, status, style=GLASS_ON):
             screen[i] += "  " + text
     else:
         screen += [_fit(text, cols) for text in SHORT_LEGEND]
-    screen.append(DIM + _fit(status, cols) + RESET)
+    screen += [DIM + _fit(line, cols) + RESET for line in status]
     return screen
 
 
-def display_lines(glass, cols, rows, mode):
+def display_lines(glass, cols, rows, mode, status_lines=1):
     """(lines, width, style): the glass drawn for a terminal of cols x rows."""
     if not getattr(glass, "colour", False):
         return half_blocks(glass), glass.width, GLASS_ON
-    factor = fit_factor(glass.width, glass.height, cols, rows)
+    factor = fit_factor(glass.width, glass.height, cols, rows, status_lines)
     return colour_blocks(glass, factor, mode), -(-glass.width // factor), GLASS_ON if mode == "mono" else ""

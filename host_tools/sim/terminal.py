@@ -105,8 +105,10 @@ def unavailable(stdin, stdout, system=None):
     return None
 
 
-def run(command, flash, log_path=None, stdin=None, stdout=None):
-    """The interactive simulator; returns the exit code."""
+def run(command, flash, log_path=None, stdin=None, stdout=None, port=None, wall_clock=None):
+    """The interactive simulator; returns the exit code.
+
+    port: the device's serial port, shown on a status line of its own; wall_clock: SimDevice's."""
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     problem = unavailable(stdin, stdout)
@@ -117,7 +119,7 @@ def run(command, flash, log_path=None, stdin=None, stdout=None):
     import tty
 
     log = open(log_path, "w", encoding="utf-8") if log_path else open(os.devnull, "w")
-    device = SimDevice(command, log=log)
+    device = SimDevice(command, log=log, wall_clock=wall_clock)
     fd = stdin.fileno()
     saved = termios.tcgetattr(fd)
     old_handlers = {sig: signal.signal(sig, _raise_exit) for sig in (signal.SIGTERM, signal.SIGHUP)}
@@ -126,7 +128,7 @@ def run(command, flash, log_path=None, stdin=None, stdout=None):
         tty.setraw(fd)
         stdout.write("\x1b[?1049h\x1b[?25l\x1b[2J")  # alternate screen, hide the cursor
         stdout.flush()
-        _loop(device, fd, Terminal(stdout), flash)
+        _loop(device, fd, Terminal(stdout), flash, port)
     except SimError as err:
         failure = err
     finally:
@@ -145,7 +147,14 @@ def run(command, flash, log_path=None, stdin=None, stdout=None):
     return Exit.OK
 
 
-def _loop(device, fd, term, flash):
+def status_lines(flash, last, note, port=None):
+    """The lines under the display: the serial port on its own (what tafel info/export find), then
+    the flash file, the last key and what happened."""
+    lines = ["serial port %s · tafel info, export, ... find it without --port" % port] if port else []
+    return lines + ["flash %s · last key: %s · %s" % (flash, last, note)]
+
+
+def _loop(device, fd, term, flash, port=None):
     status = {"last": "-", "note": "on"}
     shown = {}
     mode = colour_mode()
@@ -153,11 +162,11 @@ def _loop(device, fd, term, flash):
     def paint(glass):
         cols, rows = os.get_terminal_size(term.out.fileno())
         key = (cols, rows) if getattr(glass, "colour", False) else None  # colour: the shrink follows the size
+        text = status_lines(flash, status["last"], status["note"], port)
         if shown.get("glass") is not glass or shown.get("key") != key:
             shown["glass"], shown["key"] = glass, key
-            shown["lines"], shown["width"], shown["style"] = display_lines(glass, cols, rows, mode)
+            shown["lines"], shown["width"], shown["style"] = display_lines(glass, cols, rows, mode, len(text))
         title = "Tafel · %s" % device.board
-        text = "flash %s · last key: %s · %s" % (flash, status["last"], status["note"])
         term.draw(compose(shown["lines"], shown["width"], cols, rows, title, text, shown["style"]), (cols, rows))
 
     device.start()

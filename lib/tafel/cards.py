@@ -17,18 +17,21 @@ DEFAULT_VALUES = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 20, 20, 50, 50, 40, 40)
 
 # The names players use, folded (lower case, hyphens as spaces), each with its
 # code as one character: colours 0-3, ranks a=10 ... g=16. Strings, not dicts,
-# so the tables stay in flash on the device; "|" starts each name.
+# so the tables stay in flash on the device; "|" starts each name. A name may
+# end in "karte"/"card" too ("Farbwahlkarte", "Retour-Karte", "wild card").
 _COLOURS = "|red:0|rot:0|yellow:1|gelb:1|green:2|grün:2|gruen:2|blue:3|blau:3|"
 _RANK_NAMES = (
-    "|skip:a|aussetzen:a|aussetzer:a"
+    "|skip:a|aussetzen:a|aussetzer:a|einmal aussetzen:a"
     "|reverse:b|retour:b|richtungswechsel:b"
     "|draw2:c|draw 2:c|draw two:c|+2:c|zieh2:c|zieh 2:c|zieh zwei:c"
-    "|wild:d|farbwahl:d|farbenwahl:d"
+    "|wild:d|farbwahl:d|farbenwahl:d|joker:d"
     "|wild4:e|wild draw 4:e|wild draw four:e|draw 4:e|draw four:e|+4:e|zieh4:e|zieh 4:e|zieh vier:e"
+    "|zieh vier farbwahl:e|zieh vier mit farbwahl:e"
     "|swap:f|swap hands:f|shuffle hands:f|wild shuffle hands:f|handtausch:f|hände tauschen:f"
-    "|blank:g|blanko:g|"
+    "|blank:g|blanko:g|beschreibbarer joker:g|beschreibbare joker:g|"
 )
 _ENDINGS = ("e", "er", "es", "em", "en")  # German colours as adjectives: "rote 7", "grüner Aussetzer"
+_BLACK = ("black", "schwarz")  # said before a black card ("schwarz +4"); never a colour in play
 
 
 def _fold(text):
@@ -37,7 +40,16 @@ def _fold(text):
 
 
 def _words(text):
-    return _fold(text).replace("-", " ").split()
+    # Words split at spaces and at hyphens inside a word ("Zieh-Vier"); a word
+    # with a hyphen at its edge stays whole, so "-1" is never read as "1".
+    words = []
+    for token in _fold(text).split():
+        parts = token.split("-")
+        if len(parts) > 1 and "" not in parts:
+            words.extend(parts)
+        else:
+            words.append(token)
+    return words
 
 
 def _find(table, name):
@@ -48,6 +60,16 @@ def _find(table, name):
     if i < 0:
         return None
     return table[i + len(name) + 2]
+
+
+def _adjective(word, stem):
+    # Whether word is stem or stem with a German adjective ending ("rot", "rote", "roter").
+    if word == stem:
+        return True
+    for end in _ENDINGS:
+        if word == stem + end:
+            return True
+    return False
 
 
 def _colour(word):
@@ -61,17 +83,38 @@ def _colour(word):
     return None if code is None else ord(code) - 48
 
 
-def _rank(words):
-    # Rank code of a name given as its words (["zieh", "zwei"], ["7"]); None if unknown.
+def _black(word):
+    return word == _BLACK[0] or _adjective(word, _BLACK[1])
+
+
+def _named(words):
     if len(words) == 1 and len(words[0]) == 1 and "0" <= words[0] <= "9":
         return ord(words[0]) - 48
     code = _find(_RANK_NAMES, " ".join(words))
     return None if code is None else ord(code) - 87
 
 
+def _rank(words):
+    # Rank code of a name given as its words (["zieh", "zwei"], ["7"]); None if unknown.
+    code = _named(words)
+    if code is None and words:
+        last = words[-1]
+        if len(words) > 1 and last in ("karte", "card"):
+            code = _named(words[:-1])
+        elif len(last) > 5 and last.endswith("karte"):
+            code = _named(words[:-1] + [last[:-5]])
+    return code
+
+
+def _number(word):
+    # Whether a word is written as a whole number ("12", "-1", "+7"), though no card's.
+    digits = word[1:] if word[:1] in "+-" else word
+    return len(digits) > 0 and digits.isdigit()
+
+
 def _known(word):
     # Whether a word is part of any colour, digit or card name (to name the one that is not).
-    if _colour(word) is not None or (len(word) == 1 and "0" <= word <= "9"):
+    if _colour(word) is not None or _black(word) or (len(word) == 1 and "0" <= word <= "9"):
         return True
     for before in "| ":
         for after in ": ":
@@ -94,36 +137,50 @@ def rank_code(word):
     """Code of a rank given as text ("7", "skip", "Aussetzen", "+4", "Zieh Zwei", ...)."""
     code = _rank(_words(word))
     if code is None:
+        if _number(word.strip()):
+            raise CardError("no card has the number '%s': numbers run from 0 to 9" % word.strip())
         raise CardError("unknown rank '%s'" % word.strip())
     return code
 
 
-def parse_card(card):
+def parse_card(card, need_colour=True):
     """Split a card text into (colour code or None, rank code).
 
     "red 7" -> (0, 7); "Grün Aussetzen" -> (2, 10); "rot Zieh Zwei" -> (0, 12);
-    "wild4", "Zieh Vier", "wild draw four" -> (None, 14). German and English
-    names, any case, hyphens or spaces ("Zieh-Vier").
+    "wild4", "Zieh Vier", "schwarz +4", "wild draw four" -> (None, 14). German
+    and English names, any case, hyphens or spaces ("Zieh-Vier"). A number or
+    action card without a colour is refused unless need_colour is False (its
+    points do not depend on the colour): then "7" -> (None, 7).
     """
     if not isinstance(card, str):
         raise CardError("a card is text, not %r" % (card,))
     words = _words(card)
     shown = card.strip()
-    colour = _colour(words[0]) if len(words) > 1 else None
-    if colour is None:
-        rank = _rank(words)
-        if rank is None:
-            _unknown(words, shown)
-        if rank < FIRST_BLACK:
-            raise CardError("'%s' needs a colour, e.g. 'red %s'" % (shown, shown))
-        return None, rank
-    rank = _rank(words[1:])
+    colour = None
+    said = None  # the colour word said before the rank, if any
+    if len(words) > 1:
+        colour = _colour(words[0])
+        if colour is not None or _black(words[0]):
+            said = words[0]
+    rank = _rank(words[1:] if said else words)
     if rank is None:
-        _unknown_word(words[1:], shown)
-        raise CardError("unknown rank '%s' in '%s'" % (" ".join(words[1:]), shown))
-    if rank >= FIRST_BLACK:
+        if said:
+            _unknown_word(words[1:], shown)
+            _bad_number(words[1:], shown)
+            raise CardError("unknown rank '%s' in '%s'" % (" ".join(words[1:]), shown))
+        _unknown(words, shown)
+    if colour is not None and rank >= FIRST_BLACK:
         raise CardError("'%s' is a black card and has no colour" % " ".join(words[1:]))
+    if said and colour is None and rank < FIRST_BLACK:
+        raise CardError("'%s' is no black card: say its colour, e.g. 'red %s'" % (shown, " ".join(words[1:])))
+    if need_colour and colour is None and rank < FIRST_BLACK:
+        raise CardError("'%s' needs a colour, e.g. 'red %s'" % (shown, shown))
     return colour, rank
+
+
+def _bad_number(words, shown):
+    if len(words) == 1 and _number(words[0]):
+        raise CardError("'%s' is no card: numbers run from 0 to 9, not %s" % (shown, words[0]))
 
 
 def _unknown(words, shown):
@@ -132,8 +189,11 @@ def _unknown(words, shown):
         raise CardError("a card is empty: say e.g. 'red 7' or 'wild'")
     if len(words) == 1 and _colour(words[0]) is not None:
         raise CardError("'%s' is a colour; a card needs a rank too, e.g. '%s 7'" % (shown, shown))
+    if len(words) == 1 and _black(words[0]):
+        raise CardError("'%s' is a colour; a card needs a rank too, e.g. '%s +4'" % (shown, shown))
     if len(words) > 1 and _rank(words[1:]) is not None:
         raise CardError("unknown colour '%s' in '%s'" % (words[0], shown))
+    _bad_number(words, shown)
     if len(words) == 1:
         raise CardError("unknown card '%s'" % words[0])
     _unknown_word(words, shown)
@@ -164,9 +224,12 @@ def value_table(values=None):
 
 
 def card_points(card, values=None):
-    """Points a card left in a hand is worth: card_points("blue draw2") == 20."""
+    """Points a card left in a hand is worth: card_points("blue draw2") == card_points("draw2") == 20.
+
+    The colour may be left out: it never changes a card's points.
+    """
     table = DEFAULT_VALUES if values is None else _as_table(values)
-    return table[parse_card(card)[1]]
+    return table[parse_card(card, False)[1]]
 
 
 def hand_points(cards, values=None):
@@ -174,7 +237,7 @@ def hand_points(cards, values=None):
     table = DEFAULT_VALUES if values is None else _as_table(values)
     total = 0
     for card in cards:
-        total += table[parse_card(card)[1]]
+        total += table[parse_card(card, False)[1]]
     return total
 
 

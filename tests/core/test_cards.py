@@ -64,15 +64,18 @@ def test_unknown_rank_is_named_in_the_error():
 
 
 def test_unknown_single_word_is_named_in_the_error():
-    with pytest.raises(CardError, match="joker"):
-        card_points("joker")
+    with pytest.raises(CardError, match="jolly"):
+        card_points("jolly")
 
 
-def test_coloured_rank_without_colour_is_refused():
+def test_a_card_in_play_needs_its_colour():
+    # The referee needs the colour of a coloured card; its points do not.
     with pytest.raises(CardError, match="colour"):
-        card_points("7")
+        parse_card("7")
     with pytest.raises(CardError, match="colour"):
-        card_points("skip")
+        parse_card("skip")
+    assert parse_card("7", need_colour=False) == (None, 7)
+    assert parse_card("skip", need_colour=False) == (None, 10)
 
 
 def test_black_card_with_a_colour_is_refused():
@@ -116,8 +119,10 @@ def test_house_values_must_be_whole_non_negative_numbers():
 
 
 def test_house_values_name_known_ranks_only():
-    with pytest.raises(CardError, match="joker"):
-        value_table({"joker": 10})
+    with pytest.raises(CardError, match="jolly"):
+        value_table({"jolly": 10})
+    with pytest.raises(CardError, match="'-1'"):
+        value_table({"-1": 10})
 
 
 def test_deck_totals():
@@ -175,11 +180,11 @@ def test_house_values_take_multi_word_names():
     assert table[12] == 25 and table[14] == 60
 
 
-def test_a_multi_word_colour_card_still_needs_its_colour():
+def test_a_multi_word_colour_card_in_play_still_needs_its_colour():
     with pytest.raises(CardError, match="needs a colour"):
-        card_points("Zieh Zwei")
+        parse_card("Zieh Zwei")
     with pytest.raises(CardError, match="needs a colour"):
-        card_points("draw two")
+        parse_card("draw two")
 
 
 def test_a_black_card_named_in_words_takes_no_colour():
@@ -206,3 +211,70 @@ def test_a_colour_alone_is_no_card():
 def test_an_empty_card_is_refused_clearly():
     with pytest.raises(CardError, match="empty"):
         card_points("   ")
+
+
+# Points never depend on a card's colour, so the colour may be left out
+
+
+def test_points_of_a_card_without_its_colour():
+    assert card_points("7") == card_points("blau 7") == 7
+    assert card_points("0") == 0
+    assert card_points("Zieh Zwei") == card_points("draw two") == 20
+    assert card_points("Aussetzen") == card_points("skip") == 20
+    assert card_points("Retour") == card_points("Richtungswechsel") == card_points("reverse") == 20
+    assert hand_points(["7", "9", "Zieh Zwei"]) == 36
+
+
+def test_every_name_of_the_readme_the_rules_screen_and_the_seeds_has_points():
+    names = {
+        # black cards, with or without the word black
+        "Joker": 50, "Farbwahl": 50, "Farbenwahl": 50, "Farbwahlkarte": 50, "wild": 50, "Wild Card": 50,
+        "schwarz +4": 50, "schwarze Farbwahl": 50, "black wild": 50,
+        "Zieh Vier": 50, "Zieh-Vier": 50, "Zieh-Vier-Karte": 50, "Zieh vier mit Farbwahl": 50,
+        "Zieh Vier Farbwahl": 50, "wild draw four": 50, "Wild Draw 4": 50, "+4": 50,
+        "Handtausch": 40, "Hände tauschen": 40, "Shuffle Hands": 40, "Wild Shuffle Hands": 40,
+        "Blanko": 40, "Blankokarte": 40, "beschreibbarer Joker": 40, "Blank": 40,
+        # coloured action cards, with or without colour
+        "Zieh Zwei": 20, "+2": 20, "draw two": 20, "Draw 2": 20, "rot Zieh Zwei": 20,
+        "Aussetzen": 20, "Einmal Aussetzen": 20, "Aussetzer": 20, "skip": 20, "grünes Aussetzen": 20,
+        "Retour": 20, "Retour-Karte": 20, "Richtungswechsel": 20, "Richtungswechselkarte": 20,
+        "reverse": 20, "blue reverse": 20,
+    }
+    for name in names:
+        assert card_points(name) == names[name], name
+
+
+def test_black_is_said_only_of_black_cards():
+    assert parse_card("schwarz +4") == parse_card("wild4") == (None, 14)
+    assert parse_card("schwarze Farbwahl") == (None, 13)
+    with pytest.raises(CardError, match="'schwarz 7'"):
+        card_points("schwarz 7")
+    with pytest.raises(CardError, match="'schwarz' is a colour"):
+        card_points("schwarz")
+
+
+def test_joker_is_the_wild_card_and_the_writable_joker_the_blank():
+    assert parse_card("Joker") == parse_card("wild")
+    assert parse_card("beschreibbarer Joker") == parse_card("blank")
+
+
+def test_a_number_no_card_has_is_an_error_naming_the_card():
+    for card in ("blue -1", "red 10", "blau 12", "10", "-1", "rot -7"):
+        with pytest.raises(CardError, match="'%s'" % card):
+            card_points(card)
+
+
+def test_a_hyphen_joins_words_but_never_signs_a_number():
+    assert parse_card("Zieh-Vier") == parse_card("Zieh Vier")
+    assert parse_card("blau-7") == parse_card("blau 7")
+    with pytest.raises(CardError, match="-1"):
+        parse_card("blue -1")
+    with pytest.raises(CardError):
+        parse_card("blue 1-")
+
+
+def test_house_values_still_apply_to_cards_named_without_colour():
+    values = {"Zieh Zwei": 25, "Joker": 40, "7": 70}
+    assert card_points("Zieh Zwei", values) == 25
+    assert card_points("Farbwahl", values) == 40
+    assert hand_points(["7", "blau 7", "Aussetzen"], values) == 70 + 70 + 20

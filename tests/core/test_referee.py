@@ -93,8 +93,8 @@ def test_a_bad_card_in_the_hand_is_named_in_the_error():
 
 
 def test_a_bad_top_card_is_named_in_the_error():
-    with pytest.raises(CardError, match="joker"):
-        legal_plays("joker", ["red 3"])
+    with pytest.raises(CardError, match="jolly"):
+        legal_plays("jolly", ["red 3"])
 
 
 def test_a_bad_colour_word_is_named_in_the_error():

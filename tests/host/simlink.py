@@ -4,7 +4,9 @@
 #       main(["export", "--port", sim.port, ...])
 # `tafel sim --script S --flash F --stay --port-file P` runs as a child; its
 # summary line on stdout says the script is done and the port is ready (no
-# polling). Closing its standard input ends it.
+# polling). Closing its standard input ends it. Its data folder (where it
+# leaves its port file for tafel to find) is the test's own, never the user's.
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -32,7 +34,8 @@ class SimPort:
         self.proc = subprocess.Popen(
             tafel("sim", "--script", script, "--flash", flash, "--stay", "--port-file", self.port_file,
                   "--baud", baud, *(("--runtime", runtime) if runtime else ())),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, XDG_DATA_HOME=str(Path(tmp) / "sim-data")))
         lines = []
         for line in self.proc.stdout:  # "serial: /dev/pts/N", then "tafel sim: N steps ..." once ready
             lines.append(line)

@@ -155,7 +155,8 @@ def start_sim(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "tafel_host.cli", "sim", "--script", str(script), "--stay",
          "--port-file", str(port_file), "--flash", str(tmp_path / "flash.img")],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        env=dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data")))  # its port file: never in the user's folder
     # It says "serial: <path>" at once, and its summary once the script has run and the port file
     # is written: read what it says (a minute at most for each line), no polling for the file.
     said = []
