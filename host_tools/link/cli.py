@@ -21,6 +21,8 @@ from tafel.cursor import format_cursor, parse_cursor
 from tafel.names import shown
 
 from ..exits import Exit
+from ..lang import count as count_text
+from ..lang import say as say_text
 from ..progress import Bar
 from . import export, ports, salvage, storage_notes
 from .client import BAUD, Link
@@ -71,6 +73,10 @@ def add_parsers(commands):
     cmd.add_argument("-o", "--output", metavar="FILE", help="output file, '-' for standard output "
                      "(default: tafel-DEVICE-TIME.json or .csv)")
     cmd.add_argument("--format", choices=("json", "csv"), help="default: from the file name, else json")
+    cmd.add_argument("--excel", action="store_true",
+                     help="CSV as Excel opens it by double-click: UTF-8 with a byte order mark, and with "
+                          "--lang de (or a German locale) ';' between fields and German column names, "
+                          "else ','; implies --format csv")
     which = cmd.add_mutually_exclusive_group()
     which.add_argument("--all", action="store_true", help="every game (the default)")
     which.add_argument("--since", nargs="?", const=LAST, type=_cursor, metavar="CURSOR",
@@ -118,13 +124,18 @@ def session(args, work):
 
 
 def _when(epoch):
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch)) if epoch else "date unknown"
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch)) if epoch else say_text("date_unknown")
 
 
 # ---- info --------------------------------------------------------------------------
 
 def run_info(args):
     return session(args, _info)
+
+
+def _line(label, text):
+    # "device   fake-0001 (...)": the label's column is 9 wide in both languages
+    print("%-8s %s" % (say_text(label), text))
 
 
 def _info(link):
@@ -135,35 +146,56 @@ def _info(link):
     h, info = link.hello, link.info()
     games = link.games()
     state = DeviceState(h["id"])
-    print("device   %s (firmware %s, link protocol %d, window %d, chunk %d)"
-          % (h["id"], h["fw"], h["proto"], h["window"], h["chunk"]))
-    print("flash    %d KB free of %d KB (%s)" % (info["free_kb"], info["total_kb"], info["flash"]))
-    running = ", game %d running" % info["running"] if info["running"] else ""
-    print("games    %d stored%s; the next gets id %d" % (info["games"], running, info["next_id"]))
+    _line("l_device", say_text("device_line", h["id"], h["fw"], h["proto"], h["window"], h["chunk"]))
+    _line("l_flash", say_text("flash_line", info["free_kb"], info["total_kb"], info["flash"]))
+    running = say_text("game_running", info["running"]) if info["running"] else ""
+    _line("l_games", say_text("games_line", info["games"], running, info["next_id"]))
     if info["clock_set"]:
-        print("clock    %s UTC (%+d s from this laptop)"
-              % (export.iso(info["clock"])[:19].replace("T", " "), info["clock"] - int(time.time())))
+        _line("l_clock", say_text("clock_line", export.iso(info["clock"])[:19].replace("T", " "),
+                                  info["clock"] - int(time.time())))
     else:
-        print("clock    not set since power-up: games begun now carry no date (set it: tafel clock)")
-    print("update   %s" % update_state(info))
+        _line("l_clock", say_text("clock_unset"))
+    _line("l_update", update_state(info))
     for rec in info["rollbacks"]:
-        print("rollback %s given up %s: %s" % (rec["version"], rollback_when(rec["at"]), rollback_why(rec)))
+        _line("l_rollback", say_text("rollback_line", rec["version"], rollback_when(rec["at"]), rollback_why(rec)))
     for note in info["storage_report"]:
-        print("flash check: %s" % storage_notes.say(note))
+        print(say_text("flash_check", storage_notes.say(note)))
     cursor, spool = state.cursor(), state.spooled()
-    print("exported %s" % ("last cursor " + cursor if cursor else "never from this laptop"))
+    _line("l_exported", say_text("exported_cursor", cursor) if cursor else say_text("exported_never"))
     if spool:
-        print("         an export was cut short with %d games kept: tafel export --since continues it" % len(spool[0]))
+        print(" " * 9 + say_text("export_cut_short", len(spool[0])))
     if games:
-        print("%5s  %-16s  %-9s %6s %6s  %-28s %s" % ("id", "created", "variant", "target", "rounds", "players", "state"))
-    for g in games:
-        state_text = ("won by " + " & ".join(shown(w) for w in g["winners"])) if g["winners"] else (
-            "finished" if g["finished"] else "being played" if g["live"] else "open")
-        flags = [w for w, on in (("exported", g["exported"]), ("damaged", g["damaged"])) if on]
-        print("%5d  %-16s  %-9s %6d %6d  %-28s %s" % (
-            g["id"], _when(g["created"]), g["variant"], g["target"], g["rounds"],
-            ", ".join(shown(p) for p in g["players"])[:28], ", ".join([state_text] + flags)))
+        _games_table(games)
     return Exit.OK
+
+
+def _game_state(g):
+    text = say_text("state_won_by", " & ".join(shown(w) for w in g["winners"])) if g["winners"] else say_text(
+        "state_finished" if g["finished"] else "state_live" if g["live"] else "state_open")
+    flags = [say_text(key) for key, on in (("flag_exported", g["exported"]), ("flag_damaged", g["damaged"])) if on]
+    return ", ".join([text] + flags)
+
+
+def _games_table(games):
+    # Every name whole: the players' column is as wide as its longest list (a cut at a fixed
+    # width once showed "Jürgen, Özlem, Anna & Ben, K" for Käthe).
+    rows = [(str(g["id"]), _when(g["created"]), variant_name(g["variant"]), str(g["target"]),
+             str(g["rounds"]), ", ".join(shown(p) for p in g["players"]), _game_state(g)) for g in games]
+    head = tuple(say_text(k) for k in ("h_id", "h_created", "h_variant", "h_target", "h_rounds", "h_players",
+                                       "h_state"))
+    widths = [max(len(row[i]) for row in [head] + rows) for i in range(7)]
+    right = (True, False, False, True, True, False, False)
+    for row in [head] + rows:
+        cells = [cell.rjust(w) if r else cell.ljust(w) for cell, w, r in zip(row, widths, right)]
+        print("  ".join(cells).rstrip())
+
+
+def variant_name(variant):
+    """A variant's name in the current language (the device's names: UNO, Minuspunkte, Challenge in German)."""
+    try:
+        return say_text("name_" + variant)
+    except KeyError:
+        return variant
 
 
 # INFO's update state (docs/protocol.md): 0 confirmed, 1 on trial, 2 on probation
@@ -174,37 +206,43 @@ def update_state(info):
     """The running version's update state in words: on trial (which boot, how long still to run), ..."""
     fw = info["firmware"]
     if info["state"] == ON_TRIAL:
-        return "%s on trial: boot %d of %d, confirms after %d s more of running" % (
-            fw, info["tries"], info["tries_max"], -(-info["confirm_left_ms"] // 1000))
+        return say_text("on_trial", fw, info["tries"], info["tries_max"], -(-info["confirm_left_ms"] // 1000))
     if info["state"] == PROBATION:
-        return "%s on probation: confirmed, but a crash in its first minutes still rolls it back" % fw
-    return "%s confirmed%s" % (fw, ", bundle %s" % info["bundle_id"] if info["bundle_id"] else " (bundle id unknown)")
+        return say_text("on_probation", fw)
+    if info["bundle_id"]:
+        return say_text("confirmed_bundle", fw, info["bundle_id"])
+    return say_text("confirmed", fw)
 
 
 def rollback_when(at):
     """'on 2026-12-02 10:31 UTC' of a rollback record's epoch seconds; 'at an unknown time' for 0."""
-    return "on %s UTC" % time.strftime("%Y-%m-%d %H:%M", time.gmtime(at)) if at else "at an unknown time"
+    return say_text("rollback_on", time.strftime("%Y-%m-%d %H:%M", time.gmtime(at))) if at else say_text(
+        "rollback_unknown_time")
 
 
-def rollback_why(rec, who="it"):
+def rollback_why(rec, who=None):
     """Why the device gave a version up, from its rollback record (who: the version's name or 'it')."""
     count = rec["count"]
+    who = who or say_text("it")
     if rec["why"] == "boots":
-        return "%s never confirmed itself in %d boot%s" % (who, count, "" if count == 1 else "s")
+        return say_text("why_boots", who, count_text(count, "boot"))
     if rec["why"] == "crashes":
-        return "%s crashed %d time%s soon after the update" % (who, count, "" if count == 1 else "s")
+        return say_text("why_crashes", who, count_text(count, "time"))
     if rec["why"] == "key":
-        return "the recovery key was held at power-on"
-    return "the device's reason: %s" % (rec["why"] or "none given")
+        return say_text("why_key")
+    return say_text("why_other", rec["why"] or say_text("none_given"))
 
 
 # ---- export ------------------------------------------------------------------------
 
 def run_export(args):
-    fmt = args.format or ("csv" if (args.output or "").lower().endswith(".csv") else "json")
+    fmt = args.format or ("csv" if args.excel or (args.output or "").lower().endswith(".csv") else "json")
+    if args.excel and fmt != "csv":
+        say(say_text("excel_is_csv"))
+        return Exit.USAGE
     problem = export.output_problem(args.output)
     if problem:
-        say(problem + "; nothing was asked of the device")
+        say(problem + say_text("nothing_asked"))
         return Exit.USAGE
     return session(args, lambda link: _export(link, args, fmt))
 
@@ -217,13 +255,13 @@ def _export(link, args, fmt):
         if spool:
             games, cursor, marks = spool
             resume = True
-            say("continuing the export that was cut short (%d games kept)" % len(games))
+            say(say_text("continuing", len(games)))
             if marks:
                 link.mark(sorted(marks.items()))  # what SINCE relies on: those are home
         else:
             cursor = state.cursor()
             if cursor is None:
-                say("no earlier export of %s on this laptop: exporting every game" % device)
+                say(say_text("no_earlier_export", device))
     elif args.since:
         cursor = args.since
     try:
@@ -262,50 +300,43 @@ def _export(link, args, fmt):
     except (DeviceGone, KeyboardInterrupt) as err:
         state.end(False)
         bar.stop()  # before the message, so it is not drawn over
-        gone = "interrupted" if isinstance(err, KeyboardInterrupt) else str(err)
-        one = len(games) == 1
-        say("%s. The %d game%s that came whole %s kept on this laptop; run `tafel export --since` "
-             "to continue." % (gone, len(games), "" if one else "s", "is" if one else "are"))
+        gone = say_text("interrupted") if isinstance(err, KeyboardInterrupt) else str(err)
+        say(say_text("export_cut" if len(games) != 1 else "export_cut_one", gone, len(games)))
         return Exit.FAILED if not isinstance(err, KeyboardInterrupt) else Exit.INTERRUPTED
     finally:
         bar.stop()
     for text in salvage.tell(games, result.unplaced, result.unreadable):
         say(text)
     for text in storage_notes.losses(report):  # what the device's boot check could not bring back
-        say("the device's flash check: " + text)
+        say(say_text("device_flash_check", text))
     doc = export.document(device, link.hello["fw"], list(games.values()), cursor=result.cursor,
                           storage_report=report, unreadable=result.unplaced)
-    count = "%d game%s" % (len(games), "" if len(games) == 1 else "s")
+    count = count_text(len(games), "game")
     try:
-        out = write_output(doc, fmt, args.output, device)
+        out = write_output(doc, fmt, args.output, device, args.excel)
     except OSError as err:  # checked before the transfer; a disk that filled up since: the spool keeps them
         state.end(False)
-        say("cannot write %s (%s). The %s are kept on this laptop: free some space and run "
-             "`tafel export --since` to write them." % (args.output or "the export", err.strerror or err, count))
+        say(say_text("cannot_write_kept", args.output or say_text("the_export"), err.strerror or err, count))
         return Exit.FAILED
     try:
         if marks:
             link.mark(sorted(marks.items()))
     except (LinkError, KeyboardInterrupt) as err:  # the file is whole; the spool stays, the next --since marks them
         state.end(False)
-        why = "interrupted" if isinstance(err, KeyboardInterrupt) else str(err)
-        say("%s is written with %s, but marking them exported on the device failed (%s). Nothing is lost: "
-             "the file is whole; `tafel export --since` marks them and may bring them again."
-             % (out, count, why))
+        why = say_text("interrupted") if isinstance(err, KeyboardInterrupt) else str(err)
+        say(say_text("mark_failed", out, count, why))
         return Exit.FAILED if not isinstance(err, KeyboardInterrupt) else Exit.INTERRUPTED
     state.save_cursor(result.cursor)
     state.end(True)
     rate = result.wire_in / result.seconds if result.seconds else 0
-    print("%s: %d game%s (%d rounds) from %s, %d journal bytes in %.1f s (%.0f bytes/s on the wire); "
-          "cursor %s" % (out, len(games), "" if len(games) == 1 else "s",
-                         sum(len(g["rounds"]) for g in games.values()), device, result.received,
-                         result.seconds, rate, result.cursor),
+    print(say_text("exported_line", out, count, count_text(sum(len(g["rounds"]) for g in games.values()), "round"),
+                   device, result.received, result.seconds, rate, result.cursor),
           file=sys.stderr if out == "-" else sys.stdout)
     return Exit.OK
 
 
-def write_output(doc, fmt, output, device):
-    text = export.render(doc, fmt)
+def write_output(doc, fmt, output, device, excel=False):
+    text = export.render(doc, fmt, excel)
     if output == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
