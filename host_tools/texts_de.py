@@ -163,6 +163,53 @@ TEXTS = {
     "why_key": "die Wiederherstellungstaste war beim Einschalten gedrückt",
     "why_other": "Grund des Geräts: %s",
     "none_given": "keiner angegeben",
+    # the device's storage report (link/storage_notes.py): after "Spiel 7", or about the flash ({}: the detail)
+    "note_game": "Spiel %s %s",
+    "note_game_damaged": "hatte beschädigte Aufzeichnungen: beiseitegelegt, ihre Bytes bleiben und werden "
+                         "exportiert",
+    "note_game_unreadable": "ist nicht lesbar: seine Bytes bleiben und werden exportiert",
+    "note_game_lost": "steht in der Liste, aber sein Journal fehlt in beiden Kopien",
+    "note_rounds_missing": "hat weniger Runden, als das Gerät als gespeichert bestätigt hatte: den Rest auf "
+                           "dem Zettel oder in der Kopie eines anderen Laptops nachsehen",
+    "note_game_mended": "war in einer Kopie beschädigt und wurde aus der zweiten wiederhergestellt: nichts "
+                        "verloren",
+    "note_game_rebuilt": "aus seiner zweiten Kopie wiederhergestellt",
+    "note_copy_mended": "hatte eine Kopie, die nachhing (Stromausfall zwischen den zwei Schreibvorgängen): "
+                        "wieder vollständig",
+    "note_torn_tail_repaired": "hatte ein vom Stromausfall abgeschnittenes Speichern: entfernt, nichts "
+                               "Bestätigtes ging verloren",
+    "note_game_set_aside": "gibt es nur noch als beiseitegelegte Bytes: tafel export holt sie",
+    "note_index_damaged": "das Verzeichnis der Spiele war beschädigt ({}); es wurde aus den Journalen neu "
+                          "aufgebaut",
+    "note_index_rebuilt": "{} Einträge des Verzeichnisses aus den Journalen neu aufgebaut",
+    "note_settings_damaged": "die Einstellungen waren beschädigt: es gelten die Vorgaben (die Bytes bleiben)",
+    "note_roster_damaged": "die Namensliste war beschädigt: sie ist jetzt leer (die Bytes bleiben)",
+    "note_flash_low": "der Flash ist fast voll: {} KB frei",
+    "note_flash_full": "der Flash ist voll ({} KB frei): neue Spiele werden abgelehnt",
+    "note_flash_formatted": "der Flash war leer oder sein erstes Formatieren wurde abgebrochen; er wurde "
+                            "formatiert",
+    "note_more": "{} weitere Hinweise passten nicht mehr",
+    # the link (link/client.py, stream.py, errors.py)
+    "port_write": "kann nicht auf den Anschluss schreiben: %s",
+    "port_gone": "der Anschluss ist weg: %s",
+    "other_protocol": "das Gerät spricht Protokoll %r; dieses tafel spricht %d (eins von beiden aktualisieren)",
+    "at_repl": "das Gerät steht am MicroPython-Prompt: die Tafel-App läuft nicht, MicroPythons REPL hat "
+               "geantwortet (Strg-C, mpremote oder ein Fehler hat die App angehalten). Das Gerät neu starten: "
+               "Reset-Knopf drücken oder neu einstecken, oder am Prompt Strg-D drücken (mpremote connect PORT "
+               "repl, dann Strg-D)",
+    "garbled_hello": "eine verstümmelte Antwort auf die Begrüßung, %d Mal: %s (Leitung oder Kabel gestört?)",
+    "no_hello": "keine Antwort auf die Begrüßung",
+    "it_said": " (es sagte %r)",
+    "stopped_answering": "das Gerät antwortet nicht mehr (%s)",
+    "went_silent": "das Gerät verstummte mitten in %s",
+    "mid_stream": "der Übertragung",
+    "mid_flash_read": "dem Lesen des Flash",
+    "mid_export": "dem Export",
+    "noisy_line": "die Leitung zum Gerät ist gestört: %d von %d Blöcken kamen beschädigt an (%d %%); ein "
+                  "anderes Kabel oder einen anderen USB-Anschluss versuchen",
+    "device_says": "das Gerät meldet %s",
+    "on_port": "%s an %s",
+    "the_port": "dem Anschluss",
     # tafel points
     "total": "Summe",
 }

@@ -155,6 +155,46 @@ TEXTS = {
     "why_key": "the recovery key was held at power-on",
     "why_other": "the device's reason: %s",
     "none_given": "none given",
+    # the device's storage report (link/storage_notes.py): after "game 7", or about the flash ({}: the detail)
+    "note_game": "game %s %s",
+    "note_game_damaged": "had damaged records: set aside, their bytes kept and exported",
+    "note_game_unreadable": "cannot be read: its bytes are kept and exported",
+    "note_game_lost": "is listed, but its journal is gone from both copies",
+    "note_rounds_missing": "has fewer rounds than the device had confirmed as saved: check the paper or "
+                           "another laptop's copy for the rest",
+    "note_game_mended": "was damaged in one copy and rebuilt from its second copy: nothing lost",
+    "note_game_rebuilt": "rebuilt from its second copy",
+    "note_copy_mended": "had a copy that lagged behind (a power cut between its two writes): made whole",
+    "note_torn_tail_repaired": "had a save cut short by a power cut: removed, nothing confirmed was lost",
+    "note_game_set_aside": "exists only as set-aside bytes: tafel export takes them home",
+    "note_index_damaged": "the history index was damaged ({}); it was rebuilt from the journals",
+    "note_index_rebuilt": "{} history entries rebuilt from the journals",
+    "note_settings_damaged": "the settings were damaged: defaults are in use (the bytes are kept)",
+    "note_roster_damaged": "the player roster was damaged: it is empty now (the bytes are kept)",
+    "note_flash_low": "the flash is nearly full: {} KB free",
+    "note_flash_full": "the flash is full ({} KB free): new games are refused",
+    "note_flash_formatted": "the flash was blank or its first format was cut short; it was formatted",
+    "note_more": "{} more notes did not fit",
+    # the link (link/client.py, stream.py, errors.py)
+    "port_write": "cannot write to the port: %s",
+    "port_gone": "the port went away: %s",
+    "other_protocol": "the device speaks link protocol %r; this tafel speaks %d (update one of them)",
+    "at_repl": "the device is at the MicroPython prompt: the Tafel app is not running, MicroPython's REPL "
+               "answered (Ctrl-C, mpremote or an error stopped the app). Restart the device: press its reset "
+               "button or plug it in again, or press Ctrl-D at the prompt (mpremote connect PORT repl, then Ctrl-D)",
+    "garbled_hello": "a garbled handshake answer, %d times: %s (a noisy line or cable?)",
+    "no_hello": "no answer to the handshake",
+    "it_said": " (it said %r)",
+    "stopped_answering": "the device stopped answering (%s)",
+    "went_silent": "the device went silent in the middle of %s",
+    "mid_stream": "the stream",
+    "mid_flash_read": "the flash read",
+    "mid_export": "the export",
+    "noisy_line": "the line to the device is noisy: %d of %d frames arrived damaged (%d %%); try another cable "
+                  "or USB port",
+    "device_says": "the device says %s",
+    "on_port": "%s on %s",
+    "the_port": "the port",
     # tafel points
     "total": "total",
 }

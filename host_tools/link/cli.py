@@ -117,7 +117,7 @@ def session(args, work):
         say(err)
         return Exit.FAILED
     except LinkError as err:
-        say("%s on %s" % (err, args.port or "the port"))
+        say(say_text("on_port", err, args.port or say_text("the_port")))
         return getattr(err, "exit_code", Exit.FAILED)  # 4: the app stopped at the prompt meanwhile
     finally:
         link.close()

@@ -186,3 +186,15 @@ def test_export_excel_writes_a_bom_and_the_separator_of_the_languages_excel(caps
     assert english[0][7] == "player" and [row[7] for row in english[1:]] == list(TABLE)
     plain = (tmp_path / "plain.csv").read_bytes()  # without --excel: as before, for programs
     assert plain.startswith(b"device,game,created,") and "Käthe".encode() in plain
+
+
+def test_the_devices_flash_notes_and_link_errors_are_told_in_german():
+    from tafel_host.link import storage_notes
+    from tafel_host.link.errors import DeviceError, NoisyLine
+
+    lang.use("de")
+    assert storage_notes.say({"key": "game_lost", "game": 7, "detail": None}) == \
+        "Spiel 7 steht in der Liste, aber sein Journal fehlt in beiden Kopien"
+    assert storage_notes.say({"key": "flash_low", "game": None, "detail": "12"}) == "der Flash ist fast voll: 12 KB frei"
+    assert str(DeviceError("busy")) == "das Gerät meldet busy"
+    assert str(NoisyLine(3, 10)).startswith("die Leitung zum Gerät ist gestört: 3 von 10")
