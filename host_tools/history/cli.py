@@ -1,7 +1,7 @@
 # `tafel history`, `tafel chart`, `tafel report`: the laptop's history of games, no device needed.
 #
 #   tafel history import tafel-*.json        # add exports to the history (again: changes nothing)
-#   tafel history                            # statistics per player over every game
+#   tafel history                            # statistics per player over every game, a table per variant
 #   tafel history --evening 2025-03-01       # ... over one evening
 #   tafel chart 7 -o game7.png               # score progression of game 7 (DEVICE:7 if several have a 7)
 #   tafel report -o evening.html             # the latest evening as one HTML page
