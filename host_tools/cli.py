@@ -5,7 +5,7 @@ import sys
 from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
-from . import __version__, rules_cli
+from . import __version__, lang, rules_cli
 from .exits import Exit
 from .hardware import calibrate
 from .hardware import cli as hardware_cli
@@ -40,16 +40,18 @@ def points(args):
     cards = [card.strip() for card in args.cards]
     rows = [(card, card_points(card, values)) for card in cards]
     total = hand_points(cards, values)
-    width = max(len("total"), *(len(card) for card in cards))
+    word = lang.say("total")
+    width = max(len(word), *(len(card) for card in cards))
     for card, value in rows:
         print("%-*s %4d" % (width, card, value))
-    print("%-*s %4d" % (width, "total", total))
+    print("%-*s %4d" % (width, word, total))
     return Exit.OK
 
 
 def build_parser():
     parser = argparse.ArgumentParser(prog="tafel", description="Tafel: score keeping for UNO-style card games.")
     parser.add_argument("--version", action="version", version="tafel " + __version__)
+    _lang_option(parser, True)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     cmd = commands.add_parser(
         "points",
@@ -78,21 +80,55 @@ def build_parser():
     rescue_cli.add_parser(commands)
     rules_cli.add_parser(commands)
     calibrate.add_parser(commands)
+    _everywhere(parser)
     return parser
 
 
+def _lang_option(parser, top):
+    # Before the command or anywhere after it; an inner one must not reset the outer.
+    parser.add_argument("--lang", choices=lang.LANGS, default=None if top else argparse.SUPPRESS,
+                        help="language of the output: de or en (default: $%s, else the locale: LC_ALL, "
+                             "LC_MESSAGES, LANG; German for de*, else English)" % lang.ENV)
+
+
+def _everywhere(parser):
+    # --lang on every command and action as well, so `tafel history --lang de` works as
+    # `tafel --lang de history` does.
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in set(action.choices.values()):
+                if not any("--lang" in a.option_strings for a in sub._actions):
+                    _lang_option(sub, False)
+                _everywhere(sub)
+
+
 def main(argv=None):
+    lang.use(lang.choose(_lang_flag(argv)))  # for argparse's own messages' neighbours too
     args = build_parser().parse_args(argv)
+    lang.use(lang.choose(args.lang))
     try:
         return args.run(args)
     except CardError as err:
         print("tafel: %s" % err, file=sys.stderr)
         return Exit.USAGE
     except KeyboardInterrupt:
-        print("tafel: interrupted", file=sys.stderr)
+        print("tafel: %s" % lang.say("interrupted"), file=sys.stderr)
         return Exit.INTERRUPTED
     except BrokenPipeError:
         return _pipe_closed()
+
+
+def _lang_flag(argv):
+    # --lang as given, before argparse has read the line (the help texts are built before)
+    argv = sys.argv[1:] if argv is None else argv
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg.startswith("--lang="):
+            return arg[7:]
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+    return None
 
 
 def _pipe_closed():

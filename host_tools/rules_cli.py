@@ -1,15 +1,15 @@
 # `tafel rules`: the rulebook on the laptop, which cards of a hand may be played, and +4 challenge verdicts.
 #
-#   tafel rules [--lang de|en] [--section values|cards|challenge|two]   # the rulebook (the device's texts)
+#   tafel rules [--section values|cards|challenge|two]   # the rulebook (the device's texts)
 #   tafel rules play "red 6" --hand "red 3" "blue 6" "blue 3" wild      # what may go on the top card, and why
 #   tafel rules play wild --colour blue --hand "red 3" "blue 6"         # a black top: the colour chosen with it
 #   tafel rules challenge red --hand "red 3" "blue 6" +4                # a +4 challenge: the colour in play
 #   tafel rules challenge "red 6" --hand "green 3" "blue 6" +4          # ... or the card the +4 was played on
 #
 # The verdicts are the core referee's (tafel.referee), the texts the rulebook's
-# (tafel.rulebook), as on the device. Card names in German or English, any case.
+# (tafel.rulebook), as on the device, in the laptop's language (host_tools/lang.py: --lang,
+# TAFEL_LANG, the locale; --lang also after `rules` or its action). Card names in German or English, any case.
 # Exit codes: 0 ok, 2 bad input (an unknown card or colour, a black top without its colour).
-import argparse
 import shutil
 
 from tafel import rulebook
@@ -17,6 +17,7 @@ from tafel.cards import COLOURS, FIRST_BLACK, colour_code, parse_card
 from tafel.errors import CardError
 from tafel.referee import judge_wild4, legal_plays
 
+from . import lang as laptop
 from .exits import Exit
 
 # What the laptop says around the rulebook's texts.
@@ -56,7 +57,6 @@ def add_parser(commands):
         "rules", help="the rules: card values, what cards do, +4 challenges; play and challenge verdicts",
         description="Print the rulebook (the device's texts), or judge a position: which cards of a hand "
                     "may be played on a top card, and the verdict of a Wild Draw Four challenge.")
-    _lang_option(cmd, True)
     cmd.add_argument("--section", choices=rulebook.SECTIONS, help="print one section only")
     cmd.set_defaults(run=run_book)
     sub = cmd.add_subparsers(dest="action", metavar="ACTION")
@@ -68,7 +68,6 @@ def add_parser(commands):
     play.add_argument("--hand", nargs="+", required=True, metavar="CARD", help="the cards in the hand")
     play.add_argument("--colour", "--color", dest="colour", metavar="COLOUR",
                       help="on a black top card: the colour chosen with it")
-    _lang_option(play, False)
     play.set_defaults(run=run_play)
     chal = sub.add_parser(
         "challenge", help="the verdict of a Wild Draw Four challenge",
@@ -79,14 +78,12 @@ def add_parser(commands):
     chal.add_argument("--hand", nargs="+", required=True, metavar="CARD", help="the hand held before the +4")
     chal.add_argument("--colour", "--color", dest="colour", metavar="COLOUR",
                       help="when the +4 was played on a black card: the colour chosen with that card")
-    _lang_option(chal, False)
     chal.set_defaults(run=run_challenge)
 
 
-def _lang_option(parser, top):
-    # --lang is accepted before and after the action; the inner one must not reset the outer.
-    parser.add_argument("--lang", choices=rulebook.LANGS, default="en" if top else argparse.SUPPRESS,
-                        help="language of the texts (default: en)")
+def _lang():
+    # The rulebook's language is the laptop's (cli.py chose it); both know de and en.
+    return laptop.current() if laptop.current() in rulebook.LANGS else "en"
 
 
 def _width():
@@ -94,7 +91,7 @@ def _width():
 
 
 def run_book(args):
-    lang = args.lang
+    lang = _lang()
     book = rulebook.book(lang)
     width = _width()
     names = (args.section,) if args.section else rulebook.SECTIONS
@@ -148,7 +145,7 @@ def _reason(say, book, card, active, top_rank, hand):
 
 
 def run_play(args):
-    lang = args.lang
+    lang = _lang()
     say, book = _SAY[lang], rulebook.book(lang)
     hand = [card.strip() for card in args.hand]
     allowed = legal_plays(args.top, hand, args.colour)
@@ -170,7 +167,7 @@ def run_play(args):
 
 
 def run_challenge(args):
-    lang = args.lang
+    lang = _lang()
     say, book = _SAY[lang], rulebook.book(lang)
     hand = [card.strip() for card in args.hand]
     try:

@@ -4,7 +4,8 @@
 # the rest of the tool starts fast and works without it.
 import io
 
-from .stats import running_totals
+from .. import lang
+from .stats import ended_early, running_totals, won
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -17,8 +18,7 @@ def _pyplot():
     try:
         import matplotlib
     except ImportError:
-        raise ChartError("charts need matplotlib, which Tafel installs as an extra: pip install 'tafel[charts]' "
-                         "(or pip install matplotlib)") from None
+        raise ChartError(lang.say("need_matplotlib")) from None
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
@@ -26,11 +26,12 @@ def _pyplot():
 
 
 def title(game):
-    text = "Game %d: %s to %d" % (game["id"], game["variant"], game["target"])
+    text = lang.say("chart_title", game["id"], lang.say("name_" + game["variant"]), game["target"])
     if game.get("created"):
         text += ", " + game["created"][:16].replace("T", " ") + " UTC"
-    if game["winners"]:
-        text += " - won by " + " & ".join(game["winners"])
+    if game["winners"] or ended_early(game):
+        text += " - " + lang.say("chart_ended_early" if ended_early(game) else "chart_won_by",
+                                 " & ".join(game["winners"]))
     return text
 
 
@@ -42,12 +43,13 @@ def progression_png(game, width=7.0, height=4.0, dpi=100):
         steps = [[0] * len(game["players"])] + running_totals(game)
         xs = list(range(len(steps)))
         for seat, name in enumerate(game["players"]):
-            label = name + (" (won)" if name in game["winners"] else "")
+            label = name + (lang.say("chart_won") if won(game, name) else "")
             ax.plot(xs, [totals[seat] for totals in steps], marker="o", markersize=3,
                     linewidth=2.2 if name in game["winners"] else 1.4, label=label)
-        ax.axhline(game["target"], color="grey", linestyle="--", linewidth=1, label="target %d" % game["target"])
-        ax.set_xlabel("round")
-        ax.set_ylabel("total")
+        ax.axhline(game["target"], color="grey", linestyle="--", linewidth=1,
+                   label=lang.say("chart_target", game["target"]))
+        ax.set_xlabel(lang.say("chart_round"))
+        ax.set_ylabel(lang.say("chart_total"))
         ax.set_title(title(game), fontsize=10)
         ax.set_xlim(0, max(1, len(steps) - 1))
         if len(steps) <= 21:

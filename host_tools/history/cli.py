@@ -1,7 +1,7 @@
 # `tafel history`, `tafel chart`, `tafel report`: the laptop's history of games, no device needed.
 #
 #   tafel history import tafel-*.json        # add exports to the history (again: changes nothing)
-#   tafel history                            # statistics per player over every game
+#   tafel history                            # statistics per player over every game, a table per variant
 #   tafel history --evening 2025-03-01       # ... over one evening
 #   tafel chart 7 -o game7.png               # score progression of game 7 (DEVICE:7 if several have a 7)
 #   tafel report -o evening.html             # the latest evening as one HTML page
@@ -16,6 +16,7 @@ from pathlib import Path
 from tafel.names import shown
 
 from ..exits import Exit
+from ..lang import count, say
 from ..link import export, storage_notes
 from . import stats
 from .database import History, HistoryError
@@ -76,12 +77,12 @@ def run_import(args):
     try:
         with History(args.db) as hist:
             for (name, doc), got in zip(docs, hist.import_docs(docs)):
-                print("%s: %d new, %d updated, %d already there (device %s)"
-                      % (name, got["added"], got["updated"], got["unchanged"], doc["device"]["id"]))
+                print(say("imported", name, got["added"], got["updated"], got["unchanged"], doc["device"]["id"]))
                 for text in storage_notes.losses(doc.get("storage_report")):
-                    print("%s: the device's flash check: %s" % (name, text), file=sys.stderr)
-            print("history: %d games from %d devices in %s"
-                  % (hist.counts()["games"], hist.counts()["devices"], hist.path))
+                    print(say("flash_check_of", name, text), file=sys.stderr)
+            counts = hist.counts()
+            print(say("history_holds", count(counts["games"], "game"), count(counts["devices"], "device"),
+                      hist.path))
             _note_unproven(hist)
     except HistoryError as err:
         return _fail(err)
@@ -92,17 +93,12 @@ def _note_unproven(hist):
     # Games from an older tafel that their records do not prove: left out, and said so.
     left = hist.unproven()
     if left:
-        print("history: %s left out, their records do not prove them (from a tafel before the check):"
-              % _count(len(left), "game"), file=sys.stderr)
+        print(say("unproven", count(len(left), "game")), file=sys.stderr)
         for device, game_id, why in left[:5]:
             print("  %s:%d: %s" % (device, game_id, why), file=sys.stderr)
         if len(left) > 5:
-            print("  ... and %d more" % (len(left) - 5), file=sys.stderr)
-        print("  import their export files again (tafel history import FILE) to replace them", file=sys.stderr)
-
-
-def _count(n, word):
-    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+            print(say("and_more", len(left) - 5), file=sys.stderr)
+        print(say("unproven_fix"), file=sys.stderr)
 
 
 def _print_table(rows):
@@ -121,16 +117,16 @@ def run_stats(args):
     except HistoryError as err:
         return _fail(err)
     if not games:
-        where = "on the evening of %s" % args.evening if args.evening else "yet"
-        print("no games %s in %s; add some with: tafel history import FILE..." % (where, path))
+        print(say("no_games_evening", args.evening, path) if args.evening else say("no_games_yet", path))
         return Exit.OK if not args.evening else Exit.USAGE
-    finished = sum(1 for g in games if g["finished"])
-    evenings = len({g["evening"] for g in games})
-    print("%s (%d finished), %s, %s" % (
-        _count(len(games), "game"), finished, _count(sum(len(g["rounds"]) for g in games), "round"),
-        _count(evenings, "evening")))
-    _print_table(stats.table(stats.per_player(games)))
-    print("best comeback: the largest deficit to the leader that the player overcame to win a game")
+    print(stats.summary(games))
+    for variant, of_variant in stats.by_variant(games):
+        print()
+        print(stats.heading(variant))
+        _print_table(stats.table(stats.per_player(of_variant)))
+    print()
+    print(say("legend_wins"))
+    print(say("legend_comeback"))
     return Exit.OK
 
 
@@ -147,7 +143,7 @@ def run_chart(args):
         return _fail(err, Exit.FAILED)
     out = Path(args.output or "tafel-game-%d.png" % game["id"])
     out.write_bytes(png)
-    print("wrote %s (game %s:%d, %d rounds)" % (out, game["device"], game["id"], len(game["rounds"])))
+    print(say("wrote_chart", out, game["device"], game["id"], count(len(game["rounds"]), "round")))
     return Exit.OK
 
 
@@ -158,10 +154,10 @@ def run_report(args):
         with History(args.db) as hist:
             evenings = hist.evenings()
             if not evenings:
-                return _fail("no games in %s yet; add some with: tafel history import FILE..." % hist.path)
+                return _fail(say("no_games_yet", hist.path))
             evening = args.evening or evenings[-1]
             if evening not in evenings:
-                return _fail("no games on the evening of %s; evenings: %s" % (evening, ", ".join(evenings[-8:])))
+                return _fail(say("no_such_evening", evening, ", ".join(evenings[-8:])))
             games = hist.games(evening)
             _note_unproven(hist)
         page = report.evening_html(games, evening)
@@ -171,5 +167,5 @@ def run_report(args):
         return _fail(err, Exit.FAILED)
     out = Path(args.output or "tafel-%s.html" % evening)
     out.write_text(page, encoding="utf-8")
-    print("wrote %s (%d games on the evening of %s)" % (out, len(games), evening))
+    print(say("wrote_report", out, count(len(games), "game"), evening))
     return Exit.OK

@@ -29,6 +29,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from ..lang import say
 from ..paths import user_data_dir
 from .verify import VerifyError, epoch, proven, relation  # noqa: F401 (epoch: history.epoch)
 
@@ -85,9 +86,9 @@ class History:
             elif row[0] == "1":
                 self._upgrade()
             elif row[0] != str(SCHEMA):
-                raise HistoryError("%s has history schema %s; this tafel knows %d" % (self.path, row[0], SCHEMA))
+                raise HistoryError(say("db_schema", self.path, row[0], SCHEMA))
         except sqlite3.DatabaseError as err:
-            raise HistoryError("cannot use %s as the history database: %s" % (self.path, err)) from None
+            raise HistoryError(say("db_unusable", self.path, err)) from None
 
     def close(self):
         self.db.close()
@@ -144,8 +145,7 @@ class History:
                     try:
                         counts[self._import_game(device, proven(game), now)] += 1
                     except VerifyError as err:
-                        raise ImportRefused("%s: device %s, %s; refused, nothing imported"
-                                            % (name, device, err)) from None
+                        raise ImportRefused(say("import_refused", name, device, err)) from None
                 out.append(counts)
         return out
 
@@ -213,17 +213,16 @@ class History:
         try:
             game_id = int(number)
         except ValueError:
-            raise HistoryError("a game is ID or DEVICE:ID (e.g. 7 or a1b2c3:7), not '%s'" % ref) from None
+            raise HistoryError(say("game_ref", ref)) from None
         found = [g for g in self.games() if g["id"] == game_id and (not sep or g["device"] == device)]
         if not found:
             left = [u for u in self.unproven() if u[1] == game_id and (not sep or u[0] == device)]
             if left:
-                raise HistoryError("game %s:%d is in %s but left out: %s; import its export again (tafel history "
-                                   "import FILE) to replace it" % (left[0][0], game_id, self.path, left[0][2]))
-            raise HistoryError("no game %s in %s" % (ref, self.path))
+                raise HistoryError(say("game_left_out", left[0][0], game_id, self.path, left[0][2]))
+            raise HistoryError(say("no_game", ref, self.path))
         if len(found) > 1:
-            raise HistoryError("game %d is there from several devices (%s): say which, e.g. %s:%d"
-                               % (game_id, ", ".join(g["device"] for g in found), found[0]["device"], game_id))
+            raise HistoryError(say("game_several", game_id, ", ".join(g["device"] for g in found),
+                                   found[0]["device"], game_id))
         return found[0]
 
     def counts(self):

@@ -6,6 +6,8 @@ import base64
 import html
 import time
 
+from .. import lang
+from ..lang import count, say
 from . import charts, stats
 
 _STYLE = """
@@ -33,59 +35,56 @@ def _table(rows, head=True, total_row=False):
     return "\n".join(out)
 
 
-def _count(n, word):
-    return "%d %s%s" % (n, word, "" if n == 1 else "s")
-
-
 def _when(game):
     if game.get("created"):
         return time.strftime("%H:%M", time.localtime(game["when"]))
-    return "clock not set"
+    return say("clock_not_set")
 
 
 def _game_section(game, with_charts):
     players = game["players"]
-    rows = [["round", "winner"] + players]
+    rows = [[say("col_round"), say("col_winner")] + players]
     for rnd in game["rounds"]:
         cells = []
         for seat in range(len(players)):
             hand, score = rnd["hands"][seat], rnd["scores"][seat]
-            cells.append("out" if hand is None else ("+%d" % score if score else str(hand)))
+            cells.append(say("out") if hand is None else ("+%d" % score if score else str(hand)))
         rows.append([str(rnd["number"]), rnd["winner"] or "-"] + cells)
-    rows.append(["total", ""] + [str(t) for t in game["totals"]])
-    if game["winners"]:
-        result = "Won by %s." % " & ".join(game["winners"])
-    elif game.get("ended_early"):
-        result = "Ended early."
-    else:
-        result = "Not finished."
+    rows.append([say("col_total"), ""] + [str(t) for t in game["totals"]])
     parts = [
-        "<h2>Game %s (device %s)</h2>" % (_e(game["id"]), _e(game.get("device", "?"))),
-        '<p class="meta">%s to %s, %s, %s. %s</p>' % (
-            _e(game["variant"]), _e(game["target"]), _e(_when(game)), _count(len(game["rounds"]), "round"),
-            _e(result)),
+        "<h2>%s</h2>" % _e(say("game_heading", game["id"], game.get("device", "?"))),
+        '<p class="meta">%s, %s, %s. %s.</p>' % (
+            _e(say("variant_to", say("name_" + game["variant"]), game["target"])), _e(_when(game)),
+            _e(count(len(game["rounds"]), "round")), _e(stats.result(game))),
         _table(rows, total_row=True),
     ]
     if with_charts and game["rounds"]:
         png = charts.progression_png(game)
-        parts.append('<img alt="score progression of game %s" src="data:image/png;base64,%s">'
-                     % (_e(game["id"]), base64.b64encode(png).decode("ascii")))
+        parts.append('<img alt="%s" src="data:image/png;base64,%s">'
+                     % (_e(say("chart_alt", game["id"])), base64.b64encode(png).decode("ascii")))
     return "\n".join(parts)
 
 
 def evening_html(games, evening, with_charts=True):
-    """The page for `games` (History.games(evening)): a summary, then each game."""
-    title = "Tafel: the evening of %s" % evening
-    players = stats.per_player(games)
-    finished = sum(1 for g in games if g["finished"])
+    """The page for `games` (History.games(evening)): a summary, a table of players per
+    variant (saying whether higher or lower is better), then each game."""
+    title = say("report_title", evening)
+    names = {name for g in games for name in g["players"]}
+    finished = sum(1 for g in games if g["finished"] and not stats.ended_early(g))
+    early = sum(1 for g in games if stats.ended_early(g))
+    state = say("n_finished", finished) + (say("n_ended_early", early) if early else "")
     body = [
         "<h1>%s</h1>" % _e(title),
-        '<p class="meta">%s (%d finished), %s, %s.</p>' % (
-            _count(len(games), "game"), finished, _count(sum(len(g["rounds"]) for g in games), "round"),
-            _count(len(players), "player")),
-        "<h2>Players</h2>",
-        _table(stats.table(players)),
+        '<p class="meta">%s (%s), %s, %s.</p>' % (
+            _e(count(len(games), "game")), _e(state), _e(count(sum(len(g["rounds"]) for g in games), "round")),
+            _e(count(len(names), "player"))),
     ]
+    for variant, of_variant in stats.by_variant(games):
+        body += ["<h2>%s</h2>" % _e(say("players_of", say("name_" + variant))),
+                 '<p class="meta">%s</p>' % _e(stats.heading(variant)),
+                 _table(stats.table(stats.per_player(of_variant)))]
+    body.append('<p class="meta">%s<br>%s</p>' % (_e(say("legend_wins")), _e(say("legend_comeback"))))
     body += [_game_section(game, with_charts) for game in games]
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n"
-            "<style>%s</style>\n</head>\n<body>\n%s\n</body>\n</html>\n" % (_e(title), _STYLE, "\n".join(body)))
+    return ("<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n"
+            "<style>%s</style>\n</head>\n<body>\n%s\n</body>\n</html>\n"
+            % (lang.current(), _e(title), _STYLE, "\n".join(body)))

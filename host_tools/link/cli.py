@@ -1,9 +1,10 @@
 # `tafel info`, `tafel export` and the session every command that talks to a device runs in
 # (roster_cli.py: `tafel roster`, `tafel clock`; update/client.py: `tafel update`).
 #
-#   tafel info                                # the device, its flash, clock, update state, rollbacks, games
+#   tafel info                                # the device, its flash, clock, update state, rollbacks, games (info.py)
 #   tafel export                              # every game: tafel-<device>-<time>.json
 #   tafel export --since -o new.csv --format csv   # what changed since the last export (or resume one cut short)
+#   tafel export --excel -o abend.csv         # CSV as Excel opens it (export.to_csv)
 # Every command takes --port (a device path or pyserial URL; else TAFEL_PORT, else
 # auto-detection) and --baud (default 115200).
 # Exit codes: 0 ok, 1 the device or the transfer failed (export: also when the file is written
@@ -18,14 +19,16 @@ from pathlib import Path
 
 from tafel import wire
 from tafel.cursor import format_cursor, parse_cursor
-from tafel.names import shown
 
 from ..exits import Exit
+from ..lang import count as count_text
+from ..lang import say as say_text
 from ..progress import Bar
-from . import export, ports, salvage, storage_notes
+from . import export, info, ports, salvage, storage_notes
 from .client import BAUD, Link
 from .errors import DeviceError, DeviceGone, LinkError
 from .export_state import DeviceState
+from .info import CONFIRMED, ON_TRIAL, PROBATION, rollback_when, rollback_why, update_state  # noqa: F401
 
 LAST = "last"  # --since without a cursor
 
@@ -71,6 +74,10 @@ def add_parsers(commands):
     cmd.add_argument("-o", "--output", metavar="FILE", help="output file, '-' for standard output "
                      "(default: tafel-DEVICE-TIME.json or .csv)")
     cmd.add_argument("--format", choices=("json", "csv"), help="default: from the file name, else json")
+    cmd.add_argument("--excel", action="store_true",
+                     help="CSV as Excel opens it by double-click: UTF-8 with a byte order mark, and with "
+                          "--lang de (or a German locale) ';' between fields and German column names, "
+                          "else ','; implies --format csv")
     which = cmd.add_mutually_exclusive_group()
     which.add_argument("--all", action="store_true", help="every game (the default)")
     which.add_argument("--since", nargs="?", const=LAST, type=_cursor, metavar="CURSOR",
@@ -111,100 +118,28 @@ def session(args, work):
         say(err)
         return Exit.FAILED
     except LinkError as err:
-        say("%s on %s" % (err, args.port or "the port"))
+        say(say_text("on_port", err, args.port or say_text("the_port")))
         return getattr(err, "exit_code", Exit.FAILED)  # 4: the app stopped at the prompt meanwhile
     finally:
         link.close()
 
 
-def _when(epoch):
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch)) if epoch else "date unknown"
-
-
 # ---- info --------------------------------------------------------------------------
 
 def run_info(args):
-    return session(args, _info)
-
-
-def _info(link):
-    if link.hello.get("mode") == wire.RECOVERY:  # its flash does not show its games: no store to ask
-        from ..rescue.link import print_recovery_info
-
-        return print_recovery_info(link)
-    h, info = link.hello, link.info()
-    games = link.games()
-    state = DeviceState(h["id"])
-    print("device   %s (firmware %s, link protocol %d, window %d, chunk %d)"
-          % (h["id"], h["fw"], h["proto"], h["window"], h["chunk"]))
-    print("flash    %d KB free of %d KB (%s)" % (info["free_kb"], info["total_kb"], info["flash"]))
-    running = ", game %d running" % info["running"] if info["running"] else ""
-    print("games    %d stored%s; the next gets id %d" % (info["games"], running, info["next_id"]))
-    if info["clock_set"]:
-        print("clock    %s UTC (%+d s from this laptop)"
-              % (export.iso(info["clock"])[:19].replace("T", " "), info["clock"] - int(time.time())))
-    else:
-        print("clock    not set since power-up: games begun now carry no date (set it: tafel clock)")
-    print("update   %s" % update_state(info))
-    for rec in info["rollbacks"]:
-        print("rollback %s given up %s: %s" % (rec["version"], rollback_when(rec["at"]), rollback_why(rec)))
-    for note in info["storage_report"]:
-        print("flash check: %s" % storage_notes.say(note))
-    cursor, spool = state.cursor(), state.spooled()
-    print("exported %s" % ("last cursor " + cursor if cursor else "never from this laptop"))
-    if spool:
-        print("         an export was cut short with %d games kept: tafel export --since continues it" % len(spool[0]))
-    if games:
-        print("%5s  %-16s  %-9s %6s %6s  %-28s %s" % ("id", "created", "variant", "target", "rounds", "players", "state"))
-    for g in games:
-        state_text = ("won by " + " & ".join(shown(w) for w in g["winners"])) if g["winners"] else (
-            "finished" if g["finished"] else "being played" if g["live"] else "open")
-        flags = [w for w, on in (("exported", g["exported"]), ("damaged", g["damaged"])) if on]
-        print("%5d  %-16s  %-9s %6d %6d  %-28s %s" % (
-            g["id"], _when(g["created"]), g["variant"], g["target"], g["rounds"],
-            ", ".join(shown(p) for p in g["players"])[:28], ", ".join([state_text] + flags)))
-    return Exit.OK
-
-
-# INFO's update state (docs/protocol.md): 0 confirmed, 1 on trial, 2 on probation
-CONFIRMED, ON_TRIAL, PROBATION = 0, 1, 2
-
-
-def update_state(info):
-    """The running version's update state in words: on trial (which boot, how long still to run), ..."""
-    fw = info["firmware"]
-    if info["state"] == ON_TRIAL:
-        return "%s on trial: boot %d of %d, confirms after %d s more of running" % (
-            fw, info["tries"], info["tries_max"], -(-info["confirm_left_ms"] // 1000))
-    if info["state"] == PROBATION:
-        return "%s on probation: confirmed, but a crash in its first minutes still rolls it back" % fw
-    return "%s confirmed%s" % (fw, ", bundle %s" % info["bundle_id"] if info["bundle_id"] else " (bundle id unknown)")
-
-
-def rollback_when(at):
-    """'on 2026-12-02 10:31 UTC' of a rollback record's epoch seconds; 'at an unknown time' for 0."""
-    return "on %s UTC" % time.strftime("%Y-%m-%d %H:%M", time.gmtime(at)) if at else "at an unknown time"
-
-
-def rollback_why(rec, who="it"):
-    """Why the device gave a version up, from its rollback record (who: the version's name or 'it')."""
-    count = rec["count"]
-    if rec["why"] == "boots":
-        return "%s never confirmed itself in %d boot%s" % (who, count, "" if count == 1 else "s")
-    if rec["why"] == "crashes":
-        return "%s crashed %d time%s soon after the update" % (who, count, "" if count == 1 else "s")
-    if rec["why"] == "key":
-        return "the recovery key was held at power-on"
-    return "the device's reason: %s" % (rec["why"] or "none given")
+    return session(args, info.show)
 
 
 # ---- export ------------------------------------------------------------------------
 
 def run_export(args):
-    fmt = args.format or ("csv" if (args.output or "").lower().endswith(".csv") else "json")
+    fmt = args.format or ("csv" if args.excel or (args.output or "").lower().endswith(".csv") else "json")
+    if args.excel and fmt != "csv":
+        say(say_text("excel_is_csv"))
+        return Exit.USAGE
     problem = export.output_problem(args.output)
     if problem:
-        say(problem + "; nothing was asked of the device")
+        say(problem + say_text("nothing_asked"))
         return Exit.USAGE
     return session(args, lambda link: _export(link, args, fmt))
 
@@ -217,13 +152,13 @@ def _export(link, args, fmt):
         if spool:
             games, cursor, marks = spool
             resume = True
-            say("continuing the export that was cut short (%d games kept)" % len(games))
+            say(say_text("continuing", len(games)))
             if marks:
                 link.mark(sorted(marks.items()))  # what SINCE relies on: those are home
         else:
             cursor = state.cursor()
             if cursor is None:
-                say("no earlier export of %s on this laptop: exporting every game" % device)
+                say(say_text("no_earlier_export", device))
     elif args.since:
         cursor = args.since
     try:
@@ -262,50 +197,43 @@ def _export(link, args, fmt):
     except (DeviceGone, KeyboardInterrupt) as err:
         state.end(False)
         bar.stop()  # before the message, so it is not drawn over
-        gone = "interrupted" if isinstance(err, KeyboardInterrupt) else str(err)
-        one = len(games) == 1
-        say("%s. The %d game%s that came whole %s kept on this laptop; run `tafel export --since` "
-             "to continue." % (gone, len(games), "" if one else "s", "is" if one else "are"))
+        gone = say_text("interrupted") if isinstance(err, KeyboardInterrupt) else str(err)
+        say(say_text("export_cut" if len(games) != 1 else "export_cut_one", gone, len(games)))
         return Exit.FAILED if not isinstance(err, KeyboardInterrupt) else Exit.INTERRUPTED
     finally:
         bar.stop()
     for text in salvage.tell(games, result.unplaced, result.unreadable):
         say(text)
     for text in storage_notes.losses(report):  # what the device's boot check could not bring back
-        say("the device's flash check: " + text)
+        say(say_text("device_flash_check", text))
     doc = export.document(device, link.hello["fw"], list(games.values()), cursor=result.cursor,
                           storage_report=report, unreadable=result.unplaced)
-    count = "%d game%s" % (len(games), "" if len(games) == 1 else "s")
+    count = count_text(len(games), "game")
     try:
-        out = write_output(doc, fmt, args.output, device)
+        out = write_output(doc, fmt, args.output, device, args.excel)
     except OSError as err:  # checked before the transfer; a disk that filled up since: the spool keeps them
         state.end(False)
-        say("cannot write %s (%s). The %s are kept on this laptop: free some space and run "
-             "`tafel export --since` to write them." % (args.output or "the export", err.strerror or err, count))
+        say(say_text("cannot_write_kept", args.output or say_text("the_export"), err.strerror or err, count))
         return Exit.FAILED
     try:
         if marks:
             link.mark(sorted(marks.items()))
     except (LinkError, KeyboardInterrupt) as err:  # the file is whole; the spool stays, the next --since marks them
         state.end(False)
-        why = "interrupted" if isinstance(err, KeyboardInterrupt) else str(err)
-        say("%s is written with %s, but marking them exported on the device failed (%s). Nothing is lost: "
-             "the file is whole; `tafel export --since` marks them and may bring them again."
-             % (out, count, why))
+        why = say_text("interrupted") if isinstance(err, KeyboardInterrupt) else str(err)
+        say(say_text("mark_failed", out, count, why))
         return Exit.FAILED if not isinstance(err, KeyboardInterrupt) else Exit.INTERRUPTED
     state.save_cursor(result.cursor)
     state.end(True)
     rate = result.wire_in / result.seconds if result.seconds else 0
-    print("%s: %d game%s (%d rounds) from %s, %d journal bytes in %.1f s (%.0f bytes/s on the wire); "
-          "cursor %s" % (out, len(games), "" if len(games) == 1 else "s",
-                         sum(len(g["rounds"]) for g in games.values()), device, result.received,
-                         result.seconds, rate, result.cursor),
+    print(say_text("exported_line", out, count, count_text(sum(len(g["rounds"]) for g in games.values()), "round"),
+                   device, result.received, result.seconds, rate, result.cursor),
           file=sys.stderr if out == "-" else sys.stdout)
     return Exit.OK
 
 
-def write_output(doc, fmt, output, device):
-    text = export.render(doc, fmt)
+def write_output(doc, fmt, output, device, excel=False):
+    text = export.render(doc, fmt, excel)
     if output == "-":
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -24,7 +24,8 @@ import time
 
 from tafel import wire
 
-from .errors import CTRL_B, REPL_HINT, AtRepl, DeviceError, DeviceGone, LinkError, NoAnswer, at_repl
+from ..lang import say
+from .errors import CTRL_B, AtRepl, DeviceError, DeviceGone, LinkError, NoAnswer, at_repl
 
 BAUD = 115200
 HANDSHAKE_TIMEOUT = 1.0  # seconds for "TAFEL!" after "TAFEL?" (protocol: about 1 s, a few tries)
@@ -113,7 +114,7 @@ class Link:
             self.port.write(data)
             self.port.flush()
         except OSError as err:  # pyserial's SerialException is one
-            raise DeviceGone("cannot write to the port: %s" % err) from None
+            raise DeviceGone(say("port_write", err)) from None
         self.wire_out += len(data)
 
     def _line(self, deadline):
@@ -132,7 +133,7 @@ class Link:
                 waiting = self.port.in_waiting
                 got = self.port.read(max(1, min(waiting, 4096)))
             except (OSError, TypeError, AttributeError) as err:  # unplugged: pyserial raises or its fd is gone
-                raise DeviceGone("the port went away: %s" % (err or type(err).__name__)) from None
+                raise DeviceGone(say("port_gone", err or type(err).__name__)) from None
             self.rx_buf += got
             self.wire_in += len(got)
 
@@ -184,8 +185,7 @@ class Link:
                         garbled = str(err)  # a damaged byte on the line: ask again
                         break
                     if hello["proto"] != wire.PROTOCOL:
-                        raise NoAnswer("the device speaks link protocol %r; this tafel speaks %d (update one of them)"
-                                       % (hello["proto"], wire.PROTOCOL))
+                        raise NoAnswer(say("other_protocol", hello["proto"], wire.PROTOCOL))
                     self.hello = hello
                     self.seq = 0
                     self.stream_end = None
@@ -197,10 +197,10 @@ class Link:
                 if line.strip():
                     seen.append(line.strip()[:60].decode("ascii", "replace"))
         if repl:
-            raise AtRepl(REPL_HINT)
+            raise AtRepl(say("at_repl"))
         if garbled is not None:
-            raise NoAnswer("a garbled handshake answer, %d times: %s (a noisy line or cable?)" % (asked, garbled))
-        raise NoAnswer("no answer to the handshake" + (" (it said %r)" % seen[-1] if seen else ""))
+            raise NoAnswer(say("garbled_hello", asked, garbled))
+        raise NoAnswer(say("no_hello") + (say("it_said", seen[-1]) if seen else ""))
 
     def request(self, kind, body=b"", timeout=None):
         """Send one request; the OK body, or DeviceError for ERR, DeviceGone if nothing answers."""
@@ -252,7 +252,7 @@ class Link:
                     raise  # the app stopped in the session: it says so, not "stopped answering"
                 except NoAnswer:
                     break
-        raise DeviceGone("the device stopped answering (%s)" % wire.NAMES.get(kind, kind))
+        raise DeviceGone(say("stopped_answering", wire.NAMES.get(kind, kind)))
 
     def info(self):
         return wire.parse_info(self.request(wire.INFO))

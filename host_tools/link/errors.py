@@ -1,6 +1,7 @@
 # What can go wrong on the serial link, as the laptop tells it: the exceptions every command maps to an
 # exit code, and how MicroPython's REPL shows itself when it answers in place of the app.
 from ..exits import Exit
+from ..lang import say
 
 
 class LinkError(Exception):
@@ -17,9 +18,6 @@ class AtRepl(NoAnswer):
     exit_code = Exit.AT_PROMPT  # what every command exits with (ports.find's PortError takes it over)
 
 
-REPL_HINT = ("the device is at the MicroPython prompt: the Tafel app is not running, MicroPython's REPL "
-             "answered (Ctrl-C, mpremote or an error stopped the app). Restart the device: press its reset "
-             "button or plug it in again, or press Ctrl-D at the prompt (mpremote connect PORT repl, then Ctrl-D)")
 _REPL_SIGNS = (b">>>", b"Traceback (most recent call last)", b"MicroPython", b"raw REPL", b"MPY: soft reboot")
 
 CTRL_B = b"\x02"  # MicroPython's raw REPL: back to the friendly one
@@ -39,8 +37,7 @@ class NoisyLine(DeviceGone):
 
     def __init__(self, damaged, lines):
         share = 100 * damaged // lines if lines else 0
-        DeviceGone.__init__(self, "the line to the device is noisy: %d of %d frames arrived damaged (%d %%); "
-                                  "try another cable or USB port" % (damaged, lines, share))
+        DeviceGone.__init__(self, say("noisy_line", damaged, lines, share))
         self.damaged = damaged
         self.lines = lines
 
@@ -49,6 +46,6 @@ class DeviceError(LinkError):
     """The device answered ERR: `code` as in docs/protocol.md, `detail` its text."""
 
     def __init__(self, code, detail=""):
-        LinkError.__init__(self, "the device says %s%s" % (code, ": " + detail if detail else ""))
+        LinkError.__init__(self, say("device_says", code) + (": " + detail if detail else ""))
         self.code = code
         self.detail = detail

@@ -48,6 +48,7 @@ from tafel.game import Game
 from tafel.names import shown
 
 from ..isotime import iso
+from ..lang import say
 from . import salvage, storage_notes
 
 FORMAT = "tafel-export"
@@ -193,16 +194,15 @@ def document(device_id, firmware, games, cursor=None, exported=None, storage_rep
 def check(doc, source="export"):
     """The document, if it is an export this version reads; else ExportError."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ExportError("%s is not a Tafel export (no \"format\": \"%s\")" % (source, FORMAT))
+        raise ExportError(say("not_export", source, FORMAT))
     if doc.get("version") != VERSION:
-        raise ExportError("%s is a Tafel export of version %r; this tafel reads version %d"
-                          % (source, doc.get("version"), VERSION))
+        raise ExportError(say("export_version", source, doc.get("version"), VERSION))
     device = doc.get("device")
     if not isinstance(device, dict) or not isinstance(device.get("id"), str) or not device["id"]:
-        raise ExportError("%s names no device id" % source)
+        raise ExportError(say("export_no_device", source))
     games = doc.get("games")
     if not isinstance(games, list):
-        raise ExportError("%s has no list of games" % source)
+        raise ExportError(say("export_no_games", source))
     for game in games:
         _check_game(game, source)
     return doc
@@ -218,8 +218,7 @@ def _check_game(game, source):
     except (KeyError, TypeError):
         ok = False
     if not ok:
-        raise ExportError("%s holds a game that is not well-formed (id %r)"
-                          % (source, game.get("id") if isinstance(game, dict) else None))
+        raise ExportError(say("export_bad_game", source, game.get("id") if isinstance(game, dict) else None))
 
 
 def load(path):
@@ -228,8 +227,18 @@ def load(path):
         with open(path, encoding="utf-8") as src:
             doc = json.load(src)
     except (OSError, UnicodeDecodeError, ValueError) as err:
-        raise ExportError("cannot read %s: %s" % (path, err)) from None
+        raise ExportError(say("cannot_read", path, _why_unreadable(err))) from None
     return check(doc, str(path))
+
+
+def _why_unreadable(err):
+    # Python's own words for the usual cases are English: the language's instead.
+    for kind, key in ((FileNotFoundError, "no_such_file"), (IsADirectoryError, "is_folder"),
+                      (PermissionError, "no_permission"), (UnicodeDecodeError, "not_utf8"),
+                      (ValueError, "not_json")):
+        if isinstance(err, kind):
+            return say(key)
+    return err.strerror or err if isinstance(err, OSError) else err
 
 
 def to_json(doc):
@@ -269,17 +278,32 @@ def csv_rows(doc):
                 }
 
 
-def to_csv(doc):
+def to_csv(doc, excel=False):
+    """The rows as CSV: plain (UTF-8, commas, the field names above) or, with `excel`, as
+    Excel opens it by double-click in any locale: a UTF-8 byte order mark (else Excel reads
+    the bytes as Windows-1252: JÃ¼rgen), between fields the list separator of the language's
+    Excel (German: ';', as in every locale whose decimal mark is a comma; English: ','), the
+    column names and variants in the current language. Every number in it is whole, so no
+    decimal mark is written."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, CSV_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(csv_rows(doc))
+    if not excel:
+        writer = csv.DictWriter(out, CSV_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(csv_rows(doc))
+        return out.getvalue()
+    out.write("\ufeff")
+    writer = csv.writer(out, delimiter=say("csv_separator"), lineterminator="\r\n")
+    writer.writerow([say("csv_" + field) for field in CSV_FIELDS])
+    for row in csv_rows(doc):
+        row["variant"] = say("name_" + row["variant"]) if row["variant"] in ("standard", "penalty", "challenge") \
+            else row["variant"]
+        writer.writerow([row[field] for field in CSV_FIELDS])
     return out.getvalue()
 
 
-def render(doc, fmt):
+def render(doc, fmt, excel=False):
     if fmt == "csv":
-        return to_csv(doc)
+        return to_csv(doc, excel)
     return to_json(doc)
 
 
@@ -289,15 +313,14 @@ def output_problem(output):
     if output == "-":
         return None
     path = Path(output) if output else Path.cwd() / "tafel-export.json"
-    where = output or "the current folder (%s)" % path.parent
+    where = output or say("current_folder", path.parent)
     if path.is_dir():
-        return "cannot write the export to %s: it is a folder; give a file name, e.g. -o %s" % (
-            output, path / "tafel.json")
+        return say("out_is_folder", output, path / "tafel.json")
     if not path.parent.is_dir():
-        return "cannot write the export to %s: there is no folder %s" % (where, path.parent)
+        return say("out_no_folder", where, path.parent)
     try:
         with tempfile.NamedTemporaryFile(dir=str(path.parent), prefix=".%s." % path.name, suffix=".part"):
             pass
     except OSError as err:
-        return "cannot write the export to %s: %s" % (where, err.strerror or err)
+        return say("out_cannot_write", where, err.strerror or err)
     return None

@@ -1,4 +1,4 @@
-# The device's storage report (INFO: what the boot check found and did) in plain English, a sentence a note.
+# The device's storage report (INFO: what the boot check found and did) in plain words, a sentence a note.
 #
 # A note is {"key", "game", "detail"} (wire.parse_info). The device sends a
 # game's id in "game" when the note is about one game; an older firmware
@@ -6,28 +6,15 @@
 # (game_lost, torn_tail_repaired, ...): named() moves it to "game". Keys this
 # table does not know are still told, in words.
 
-_GAME = {  # notes about one game: what happened to it, after "game 7"
-    "game_damaged": "had damaged records: set aside, their bytes kept and exported",
-    "game_unreadable": "cannot be read: its bytes are kept and exported",
-    "game_lost": "is listed, but its journal is gone from both copies",
-    "rounds_missing": "has fewer rounds than the device had confirmed as saved: check the paper or "
-                      "another laptop's copy for the rest",
-    "game_mended": "was damaged in one copy and rebuilt from its second copy: nothing lost",
-    "game_rebuilt": "rebuilt from its second copy",
-    "copy_mended": "had a copy that lagged behind (a power cut between its two writes): made whole",
-    "torn_tail_repaired": "had a save cut short by a power cut: removed, nothing confirmed was lost",
-    "game_set_aside": "exists only as set-aside bytes: tafel export takes them home",
-}
-_OTHER = {  # notes about the flash as a whole; {} is the detail
-    "index_damaged": "the history index was damaged ({}); it was rebuilt from the journals",
-    "index_rebuilt": "{} history entries rebuilt from the journals",
-    "settings_damaged": "the settings were damaged: defaults are in use (the bytes are kept)",
-    "roster_damaged": "the player roster was damaged: it is empty now (the bytes are kept)",
-    "flash_low": "the flash is nearly full: {} KB free",
-    "flash_full": "the flash is full ({} KB free): new games are refused",
-    "flash_formatted": "the flash was blank or its first format was cut short; it was formatted",
-    "more": "{} more notes did not fit",
-}
+from ..lang import say as _say
+from ..lang import text as _text
+
+# Notes about one game (told after "game 7": the texts' note_<key>), and about the flash as a
+# whole ({} is the detail); the sentences are in texts_en.py / texts_de.py.
+_GAME = ("game_damaged", "game_unreadable", "game_lost", "rounds_missing", "game_mended", "game_rebuilt",
+         "copy_mended", "torn_tail_repaired", "game_set_aside")
+_OTHER = ("index_damaged", "index_rebuilt", "settings_damaged", "roster_damaged", "flash_low", "flash_full",
+          "flash_formatted", "more")
 
 
 def game_of(note):
@@ -51,11 +38,11 @@ def say(note):
     """One note as a sentence: 'game 7 rebuilt from its second copy'."""
     key, detail, game = note["key"], note.get("detail"), game_of(note)
     if key in _GAME or game is not None:
-        what = _GAME.get(key) or key.replace("_", " ")
+        what = _text("note_" + key) if key in _GAME else key.replace("_", " ")
         extra = detail if detail and not (detail.isdigit() and int(detail) == game) else None
-        return "game %s %s%s" % (game if game is not None else "?", what, " (%s)" % extra if extra else "")
+        return _say("note_game", game if game is not None else "?", what) + (" (%s)" % extra if extra else "")
     if key in _OTHER:
-        text = _OTHER[key]
+        text = _text("note_" + key)
         return text.format(detail or "?") if "{}" in text else text + (" (%s)" % detail if detail else "")
     return key.replace("_", " ") + (": %s" % detail if detail else "")
 

@@ -22,6 +22,7 @@ from tafel import wire
 from tafel.cursor import cursor_changes, format_cursor, parse_cursor
 from tafel.errors import RecordError
 
+from ..lang import say
 from . import export
 from .errors import DeviceError, DeviceGone, NoisyLine
 
@@ -75,7 +76,7 @@ class InOrderStream:
     _take(kind, body) does with each (True: the last one)."""
 
     KINDS = ()
-    WHAT = "the stream"
+    WHAT = "mid_stream"  # a text key
 
     def __init__(self, link, result):
         self.link, self.result = link, result
@@ -99,7 +100,7 @@ class InOrderStream:
                 if now - progress >= link.stream_timeout:
                     if damaged_since:
                         raise noisy(result)
-                    raise DeviceGone("the device went silent in the middle of %s" % self.WHAT)
+                    raise DeviceGone(say("went_silent", say(self.WHAT)))
                 link.ack(self.expected & 0xFFFF, resend=True)  # nudge: our ACK may be lost
                 asked, seen, heard = 0, set(), now
                 continue
@@ -170,7 +171,7 @@ class ExportStream(InOrderStream):
     """One export stream: games assembled from their files."""
 
     KINDS = (wire.GAME, wire.DATA, wire.GEND, wire.DONE)
-    WHAT = "the export"
+    WHAT = "mid_export"
 
     def __init__(self, link, result, on_game, progress):
         InOrderStream.__init__(self, link, result)

@@ -61,7 +61,7 @@ class _FlashStream(InOrderStream):
     go-back on a gap or a damaged line, NoisyLine on a line that stays noisy)."""
 
     KINDS = (wire.FLASH_DATA, wire.FLASH_DONE)
-    WHAT = "the flash read"
+    WHAT = "mid_flash_read"
 
     def __init__(self, link, image, first, size, progress):
         InOrderStream.__init__(self, link, Counts())

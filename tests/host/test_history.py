@@ -163,8 +163,9 @@ def test_cli_import_history_chart_report(tmp_path, capsys, monkeypatch):
     assert main(["history", "--db", db]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("3 games (2 finished)")
-    assert lines[1].split()[:3] == ["player", "games", "wins"]
-    assert lines[2].split()[:3] == ["Cleo", "3", "2"]
+    assert lines[2].startswith("Standard games:") and "More points per round is better" in lines[2]
+    assert lines[3].split()[:3] == ["player", "games", "wins"]
+    assert lines[4].split()[:3] == ["Cleo", "3", "2"]
     assert main(["chart", "dev-a:2", "--db", db, "-o", "c.png"]) == 0
     assert (tmp_path / "c.png").read_bytes().startswith(PNG)
     assert main(["report", "--db", db]) == 0
