@@ -1,6 +1,7 @@
 # `tafel rules`: the rulebook on the laptop, which cards of a hand may be played, and +4 challenge verdicts.
 #
-#   tafel rules [--section values|cards|challenge|two]   # the rulebook (the device's texts)
+#   tafel rules [--section values|cards|challenge|two|uno|scoring|dealing|teams]
+#                                                        # the rulebook (the device's texts)
 #   tafel rules play "red 6" --hand "red 3" "blue 6" "blue 3" wild      # what may go on the top card, and why
 #   tafel rules play wild --colour blue --hand "red 3" "blue 6"         # a black top: the colour chosen with it
 #   tafel rules challenge red --hand "red 3" "blue 6" +4                # a +4 challenge: the colour in play
@@ -49,12 +50,13 @@ _SAY = {
         "try": "Einen Zweifel beurteilen: tafel rules challenge FARBE --hand KARTE ...",
     },
 }
-_MENU_OF = (0, 1, 2, 4)  # each section's heading in the rulebook's MENU
+_MENU_OF = (0, 1, 2, 4, 5, 6, 7, 8)  # each section's heading in the rulebook's MENU (3: the device's bluff check)
 
 
 def add_parser(commands):
     cmd = commands.add_parser(
-        "rules", help="the rules: card values, what cards do, +4 challenges; play and challenge verdicts",
+        "rules", help="the rules: card values, what cards do, +4 challenges, calling UNO, scoring, dealing, teams; "
+             "play and challenge verdicts",
         description="Print the rulebook (the device's texts), or judge a position: which cards of a hand "
                     "may be played on a top card, and the verdict of a Wild Draw Four challenge.")
     cmd.add_argument("--section", choices=rulebook.SECTIONS, help="print one section only")

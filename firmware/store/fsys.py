@@ -9,11 +9,13 @@
 # Paths given to Disk are relative to its folder ("live/000001.000").
 import os
 
-_ENOENT = 2
-_EEXIST = 17
+from tafel.compat import const
+
+_ENOENT = const(2)
+_EEXIST = const(17)
 # harden(): a metadata block of 4 KB takes about 30 commits of a 100-byte inline file
-HARDEN_WRITES = 40
-HARDEN_BYTES = 100
+_HARDEN_WRITES = const(40)
+_HARDEN_BYTES = const(100)
 
 
 class Disk:
@@ -136,10 +138,10 @@ class Disk:
         block loses the folder and LittleFS no longer mounts at all. Commits
         of a small file (inline, in the metadata) fill the block and force
         the compaction: after it either block holds a whole, if older, state.
-        About HARDEN_WRITES commits of 128 bytes: once per folder, not per boot."""
+        About _HARDEN_WRITES commits of 128 bytes: once per folder, not per boot."""
         pad = (rel + "/" if rel else "") + ".pad"
-        data = b"\xa5" * HARDEN_BYTES
-        for _ in range(HARDEN_WRITES):
+        data = b"\xa5" * _HARDEN_BYTES
+        for _ in range(_HARDEN_WRITES):
             f = self.open(pad, "wb")
             try:
                 f.write(data)

@@ -29,9 +29,8 @@ import gc
 import struct
 from binascii import crc32
 
-from micropython import const
-
 from tafel import journal, records
+from tafel.compat import const
 from tafel.game import Game
 from tafel.records import Reader
 

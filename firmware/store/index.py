@@ -30,15 +30,14 @@ import os
 import struct
 from array import array
 
-from micropython import const
-
 from tafel import journal
+from tafel.compat import const
 from tafel.errors import RecordError
 from tafel.records import Reader, put_text, put_varint
 
 INDEX = "index"
-VERSION = const(1)
-FINISHED = const(1)
+_VERSION = const(1)
+_FINISHED = const(1)
 EXPORTED = const(2)
 DAMAGED = const(4)
 DELETED = const(8)
@@ -62,7 +61,7 @@ class Entry:
 
     @property
     def finished(self):
-        return bool(self.flags & FINISHED)
+        return bool(self.flags & _FINISHED)
 
     @property
     def exported(self):
@@ -98,13 +97,13 @@ def entry_for(game, game_id, size=0, flags=0):
     for name in game.winners():
         mask |= 1 << game.players.index(name)
     if game.finished:
-        flags |= FINISHED
+        flags |= _FINISHED
     return Entry(game_id, flags, size, game.created, game.target, len(game.rounds),
                  mask, game.variant, game.players)
 
 
 def encode(e):
-    out = bytearray((VERSION,))
+    out = bytearray((_VERSION,))
     put_varint(out, e.id)
     out.append(e.flags)
     for n in (e.size, e.created, e.target, e.rounds, e.winner_mask):
@@ -119,7 +118,7 @@ def encode(e):
 
 def decode(payload):
     r = _Reader(payload)
-    if r.byte() != VERSION:
+    if r.byte() != _VERSION:
         raise RecordError("unknown index entry version")
     game_id = r.varint()
     flags = r.byte()
@@ -133,7 +132,7 @@ def decode(payload):
 def _head(payload):
     # (id, flags, size, changed) without decoding the texts: what boot needs.
     r = _Reader(payload)
-    if r.byte() != VERSION:
+    if r.byte() != _VERSION:
         raise RecordError("unknown index entry version")
     head = (r.varint(), r.byte(), r.varint())
     for _ in range(4):
@@ -416,7 +415,7 @@ def _with_flag(payload, flag):
 
 
 def _encode_header(next_id, epoch, changes):
-    out = bytearray((VERSION, 0))
+    out = bytearray((_VERSION, 0))
     for n in (next_id, epoch, changes):
         put_varint(out, n)
     return bytes(out)
@@ -424,7 +423,7 @@ def _encode_header(next_id, epoch, changes):
 
 class _Reader(Reader):
     def header(self):
-        if self.byte() != VERSION or self.byte() != 0:
+        if self.byte() != _VERSION or self.byte() != 0:
             raise RecordError("not an index header")
         next_id = self.varint()
         if self.pos >= len(self.data):

@@ -5,7 +5,7 @@
 # when made (refresh() lists them again: a game may move between two steps of
 # an export). Read only, except start_change_log(), which starts the change
 # log of an index from before it. Imported only while the link serves a request.
-from micropython import const
+from tafel.compat import const
 
 from . import index as ix
 from .gamelog import GAMES, KEEP, LIVE, GameLog, name, parse

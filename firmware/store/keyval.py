@@ -7,11 +7,12 @@
 import json
 
 from tafel import journal
+from tafel.compat import const
 from tafel.names import MAX_NAME, bad_char, name_problem
 
 SETTINGS = "settings"
 ROSTER = "roster"
-MAX_ROSTER = 64
+MAX_ROSTER = const(64)
 
 
 def load(disk, name, default):

@@ -16,11 +16,13 @@
 # on its own when that fails; the Tafel image freezes port/_boot.py, which calls this.
 import vfs
 
+from tafel.compat import const
+
 from .errors import StoreError
 
-_IOCTL_BLOCK_COUNT = 4
-_IOCTL_BLOCK_SIZE = 5
-_IOCTL_ERASE = 6
+_IOCTL_BLOCK_COUNT = const(4)
+_IOCTL_BLOCK_SIZE = const(5)
+_IOCTL_ERASE = const(6)
 
 MOUNTED = "mounted"
 BLANK = "blank"

@@ -14,7 +14,7 @@
 # reused): the question is whether the flash may hold games, not which are listed.
 from binascii import crc32
 
-from micropython import const
+from tafel.compat import const
 
 CREATE_MARK = b"\x00\x00\x00\x00\x01\x01"  # seq 0, VERSION, CREATE: a create frame's bytes 2-7
 _MAX_PAYLOAD = const(1024)  # journal.MAX_PAYLOAD

@@ -8,7 +8,7 @@
 # and be closed; a new game is refused below RUNNING + NEW_GAME, with a
 # warning long before that. Only the storage code writes flash, and nothing
 # else it writes may eat into RUNNING.
-from micropython import const
+from tafel.compat import const
 
 RUNNING = const(48)  # blocks kept for the running game, both copies (~192 KB)
 NEW_GAME = const(16)  # blocks a new game must find on top of that

@@ -1,8 +1,8 @@
-# The rules screen: card values, what the cards do, the +4 challenge with a bluff check, two players.
+# The rules screen: card values, cards, the +4 challenge with a bluff check, two players, UNO, scoring, deal, teams.
 #
 # A menu, then pages of tafel.rulebook's texts in the app's language, wrapped to
 # the display's width when a page opens. C/D or the knob scroll (the title shows
-# the last line in view / all lines), # picks, * goes back, 1-5 open an entry.
+# the last line in view / all lines), # picks, * goes back, 1-9 open an entry.
 # The bluff check asks the colour in play, then whether the hand held before the
 # +4 had a card of it, and shows tafel.referee.judge_wild4's verdict: who draws
 # how many. Closing the screen lets the rulebook and the referee go again.

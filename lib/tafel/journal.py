@@ -8,11 +8,12 @@ import struct
 from binascii import crc32
 from io import BytesIO
 
+from .compat import const
 from .errors import RecordError
 
-HEADER_SIZE = 6
-FRAME_OVERHEAD = 10
-MAX_PAYLOAD = 1024  # records are tens of bytes; anything bigger is garbage
+HEADER_SIZE = const(6)
+FRAME_OVERHEAD = const(10)
+MAX_PAYLOAD = const(1024)  # records are tens of bytes; anything bigger is garbage
 
 
 def frame(seq, payload):

@@ -15,7 +15,7 @@ from .errors import RecordError
 
 VERSION = const(1)
 CREATE = const(1)
-ROUND = const(2)
+_ROUND = const(2)
 _EDIT = const(3)
 _UNDO = const(4)
 _FINISH = const(5)
@@ -88,7 +88,7 @@ def _put_hands(out, winner, hands):
 
 def encode_round(winner, hands):
     """`winner` is a seat index or None; `hands` one entry per seat (None = no hand)."""
-    out = _head(ROUND)
+    out = _head(_ROUND)
     _put_hands(out, winner, hands)
     return bytes(out)
 
@@ -210,10 +210,10 @@ def decode(payload, full=False):
         out = ("create", game_id, created, variant, target, players, tuple(overrides))
         if full:
             out += (dealer,)
-    elif kind == ROUND or kind == _EDIT:
+    elif kind == _ROUND or kind == _EDIT:
         index = r.varint() if kind == _EDIT else None
         winner, hands = r.hands()
-        out = ("round", winner, hands) if kind == ROUND else ("edit", index, winner, hands)
+        out = ("round", winner, hands) if kind == _ROUND else ("edit", index, winner, hands)
     elif kind == _UNDO:
         out = ("undo", r.varint())
     elif kind == _FINISH:

@@ -5,7 +5,7 @@
 from .cards import DEFAULT_VALUES, deck_total
 
 LANGS = ("de", "en")
-SECTIONS = ("values", "cards", "challenge", "two")
+SECTIONS = ("values", "cards", "challenge", "two", "uno", "scoring", "dealing", "teams")
 
 
 def book(lang):
@@ -22,7 +22,7 @@ def section(lang, name):
     """
     b = book(lang)
     i = SECTIONS.index(name)
-    return b.TITLES[i], (b.VALUES, b.CARDS, b.CHALLENGE, b.TWO)[i]
+    return b.TITLES[i], (b.VALUES, b.CARDS, b.CHALLENGE, b.TWO, b.UNO, b.SCORING, b.DEALING, b.TEAMS)[i]
 
 
 def value_lines(lang, table=None):

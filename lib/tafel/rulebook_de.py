@@ -1,7 +1,9 @@
-# The rulebook in German (read through tafel.rulebook): card values, what the cards do, the +4 challenge, two players.
+# The rulebook in German (read through tafel.rulebook): values, cards, +4, two players, UNO, scoring, deal, teams.
 # Paragraphs are separated by "\n"; the reader wraps them to its width (no word is longer than 16).
-MENU = ("Kartenwerte", "Was Karten tun", "+4 anzweifeln", "Bluff prüfen", "Zu zweit")
-TITLES = ("Punkte", "Karten", "+4 Zweifel", "Zu zweit")  # the pages' titles, 10 characters at most
+MENU = ("Kartenwerte", "Was Karten tun", "+4 anzweifeln", "Bluff prüfen", "Zu zweit", "UNO rufen",
+        "Wertung bis 500", "Geben", "Im Team")
+# The pages' titles, 10 characters at most.
+TITLES = ("Punkte", "Karten", "+4 Zweifel", "Zu zweit", "UNO!", "Wertung", "Geben", "Im Team")
 CHECK = "Bluff?"
 
 # Ranks 10-16 of tafel.cards.RANKS as the table calls them.
@@ -46,6 +48,35 @@ TWO = (
     "Zieh Zwei und Zieh Vier: Der andere zieht, dann ist der Leger wieder dran.\n"
     "So geht man mit einer Aktionskarte als vorletzter Karte oft in einem Zug aus. UNO rufen nicht "
     "vergessen!"
+)
+
+UNO = (
+    "Beim Legen der vorletzten Karte ist UNO zu rufen.\n"
+    "Vergessen? Bemerkt das jemand, ehe der folgende Spieler loslegt, kostet es 2 Strafkarten. Zu spät "
+    "bemerkt, bleibt es ohne Strafe."
+)
+
+SCORING = (
+    "Standard: Die Runde gewinnt, wer zuerst alle Karten abgelegt hat; er bekommt den Wert aller Karten, "
+    "die den anderen übrig bleiben. Beispiel: Ben hat eine 7 und ein Aussetzen (27), Cleo eine Farbenwahl "
+    "(50): Der Sieger erhält 77. Die Partie gewinnt, wer zuerst das Ziel erreicht (meist 500).\n"
+    "Minuspunkte: Jeder schreibt sich den Wert der eigenen Resthand an. Sobald einer das Ziel erreicht, "
+    "ist die Partie aus, und die kleinste Summe gewinnt; Gleichstand teilt den Sieg.\n"
+    "Zählweise und Ziel wählt man beim Anlegen der Partie."
+)
+
+DEALING = (
+    "Jeder deckt eine Karte auf; wer die höchste Zahl hat, gibt als Erster (Aktionskarten zählen 0). "
+    "Jeder erhält 7 Karten verdeckt, der Rest ist der Stapel, seine oberste Karte kommt offen daneben. "
+    "Links vom Geber geht es los, dann im Uhrzeigersinn.\n"
+    "Jede neue Runde gibt der linke Nachbar des letzten Gebers. Der Stand zeigt, wer als Nächstes gibt."
+)
+
+TEAMS = (
+    "Partner sitzen einander gegenüber. Sobald einer von ihnen die letzte Karte gelegt hat, ist die Runde "
+    "vorbei, und das Team erhält den Wert der Karten, die die Gegner noch halten.\n"
+    "Auf der Tafel belegt ein Team einen Platz unter einem Namen (Anna & Ben). Das ausgegangene Team wird "
+    "Sieger; für das andere beide Hände eintippen, verbunden mit B (+)."
 )
 
 # The bluff check: the colour in play, then the question; the verdict names who draws how many (%d).

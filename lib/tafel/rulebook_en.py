@@ -1,7 +1,9 @@
-# The rulebook in English (read through tafel.rulebook): card values, what the cards do, the +4 challenge, two players.
+# The rulebook in English (read through tafel.rulebook): values, cards, +4, two players, UNO, scoring, deal, teams.
 # Paragraphs are separated by "\n"; the reader wraps them to its width (no word is longer than 16).
-MENU = ("Card values", "What cards do", "+4 challenge", "Check a bluff", "Two players")
-TITLES = ("Points", "Cards", "Challenge", "2 players")  # the pages' titles, 10 characters at most
+MENU = ("Card values", "What cards do", "+4 challenge", "Check a bluff", "Two players", "Calling UNO",
+        "Scoring to 500", "Dealing", "Teams")
+# The pages' titles, 10 characters at most.
+TITLES = ("Points", "Cards", "Challenge", "2 players", "UNO!", "Scoring", "Dealing", "Teams")
 CHECK = "Bluff?"
 
 # Ranks 10-16 of tafel.cards.RANKS as the table calls them.
@@ -46,6 +48,35 @@ TWO = (
     "Draw Two and Wild Draw Four: the other player draws, then it is the same player's turn again.\n"
     "So an action card as the second-to-last card often lets you go out in one turn. Do not forget "
     "to call UNO!"
+)
+
+UNO = (
+    "When you play your second-to-last card, call UNO.\n"
+    "Forgot? If someone points it out before the next player starts a turn, draw 2 penalty cards. "
+    "If nobody notices in time, there is no penalty."
+)
+
+SCORING = (
+    "Standard: whoever goes out first wins the round and scores the points of every card still in the "
+    "others' hands. Example: Ben holds a 7 and a Skip (27), Cleo a Wild (50): the winner scores 77. "
+    "The first to reach the target, usually 500, wins the game.\n"
+    "Penalty (German: Minuspunkte): everyone scores the cards left in their own hand. Once anybody "
+    "reaches the target, the game is over and the lowest total wins; a tie shares the win.\n"
+    "Pick the count and the target in the game's setup."
+)
+
+DEALING = (
+    "Everybody turns up a card; the highest number deals (action cards count 0). Each player gets 7 "
+    "cards face down, the rest is the draw pile, and its top card is turned up beside it. The player "
+    "left of the dealer starts, then play goes clockwise.\n"
+    "Each new round the deal passes to the left of the last dealer. The standings mark who deals next."
+)
+
+TEAMS = (
+    "Partners sit opposite each other. When one of them goes out, the round is over and the team scores "
+    "the cards left in the opponents' hands.\n"
+    "On the Tafel a team takes one seat under one name (Anna & Ben). Mark the team that went out as the "
+    "winner; for the other team type both partners' hands, joined with B (+)."
 )
 
 # The bluff check: the colour in play, then the question; the verdict names who draws how many (%d).

@@ -10,7 +10,7 @@ from .compat import const
 
 STANDARD = const(0)
 _PENALTY = const(1)
-CHALLENGE = const(2)
+_CHALLENGE = const(2)
 NAMES = ("standard", "penalty", "challenge")
 
 

@@ -24,12 +24,12 @@ HANDSHAKE_REPLY = b"TAFEL!"
 _OVERHEAD = const(7)  # kind, seq, CRC
 MAX_REQUEST = const(140)  # body bytes of a host -> device frame: its line is at most 200 bytes
 MAX_REQUEST_LINE = const(200)  # "~", base64 of 147 bytes, "\n"
-UPDATE_DATA = const(172)  # bundle bytes in one UPDATE_CHUNK (after the part and offset varints): with them,
+_UPDATE_DATA = const(172)  # bundle bytes in one UPDATE_CHUNK (after the part and offset varints): with them,
 #     182 body bytes, a line of 254 bytes that fills the device's 256-byte buffer
 # A counted stream (UPDATE_SEND): raw bytes in blocks of u16 part, u32 offset, u16 length (LE),
 # the bundle bytes, CRC32 (LE) of all before it in the block; only inside a session, only after the OK.
 UPDATE_BLOCK = const(1024)  # the most bundle bytes in one block
-UPDATE_BLOCK_HEAD = const(8)  # part, offset, length
+_UPDATE_BLOCK_HEAD = const(8)  # part, offset, length
 UPDATE_WINDOW = const(256)  # stream bytes a host may send beyond what the device said it took (260-byte ring)
 RX_GOING = const(0)  # UPDATE_RX states: still receiving
 RX_DONE = const(1)  # every counted byte came and every block is on flash: the stream is over

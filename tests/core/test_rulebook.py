@@ -1,12 +1,13 @@
 # The rulebook (tafel.rulebook): both languages alike, card names the parser knows, lines that fit 16 columns.
 import pytest
 
-from tafel import rulebook
-from tafel.cards import DEFAULT_VALUES, parse_card, rank_code
+from tafel import Game, rulebook
+from tafel.cards import DEFAULT_VALUES, hand_points, parse_card, rank_code
 from tafel.referee import judge_wild4
 
 BOOKS = (rulebook.book("de"), rulebook.book("en"))
-TEXTS = ("VALUES", "CARDS", "CHALLENGE", "TWO", "PICK", "ASK", "HOUSE", "AGAIN", "TRY")
+TEXTS = ("VALUES", "CARDS", "CHALLENGE", "TWO", "UNO", "SCORING", "DEALING", "TEAMS", "PICK", "ASK", "HOUSE",
+         "AGAIN", "TRY")
 
 
 def _all_texts(book):
@@ -18,7 +19,7 @@ def _all_texts(book):
 
 def test_both_languages_have_the_same_parts():
     for book in BOOKS:
-        assert len(book.MENU) == 5 and len(book.TITLES) == len(rulebook.SECTIONS) == 4
+        assert len(book.MENU) == 9 and len(book.TITLES) == len(rulebook.SECTIONS) == 8
         assert len(book.NAMES) == 7 and len(book.COLOURS) == 4
         assert len(book.YES_NO) == 2 and len(book.BLUFF) == 2 and len(book.HONEST) == 2
 
@@ -73,6 +74,66 @@ def test_the_challenge_says_four_for_a_bluff_and_six_for_an_honest_player():
 def test_two_players_reverse_acts_as_skip():
     assert "Retour wirkt wie Aussetzen" in rulebook.section("de", "two")[1]
     assert "Reverse acts as Skip" in rulebook.section("en", "two")[1]
+
+
+def _flat(lang, name):
+    return rulebook.section(lang, name)[1].replace("\n", " ")
+
+
+def test_a_forgotten_uno_call_costs_two_cards_if_caught_before_the_next_turn():
+    # seeds 000, 002, 003, 004: two cards, once the next player has begun nobody may claim them.
+    de = _flat("de", "uno")
+    assert "vorletzten Karte ist UNO zu rufen" in de
+    assert "ehe der folgende Spieler loslegt, kostet es 2 Strafkarten" in de and "ohne Strafe" in de
+    en = _flat("en", "uno")
+    assert "second-to-last card, call UNO" in en
+    assert "before the next player starts a turn, draw 2 penalty cards" in en and "no penalty" in en
+
+
+def test_scoring_goes_to_500_and_explains_minuspunkte_in_both_languages():
+    # seeds 000 and 003: the round's winner takes the others' cards, first to 500 wins; in the other
+    # count everybody adds their own cards and, once somebody reaches 500, the lowest total wins.
+    de = _flat("de", "scoring")
+    assert "den Wert aller Karten, die den anderen übrig bleiben" in de and "(meist 500)" in de
+    assert "Minuspunkte: Jeder schreibt sich den Wert der eigenen Resthand an" in de and "kleinste Summe gewinnt" in de
+    en = _flat("en", "scoring")
+    assert "points of every card still in the others' hands" in en and "usually 500" in en
+    assert "Minuspunkte" in en and "cards left in their own hand" in en and "lowest total wins" in en
+
+
+def test_the_scoring_example_is_what_the_card_values_and_the_core_give():
+    skip, wild = hand_points(["red 7", "green skip"]), hand_points(["wild"])
+    assert (skip, wild) == (27, 50)
+    assert "Ben holds a 7 and a Skip (27), Cleo a Wild (50): the winner scores 77." in _flat("en", "scoring")
+    assert "Ben hat eine 7 und ein Aussetzen (27), Cleo eine Farbenwahl (50): Der Sieger erhält 77." in \
+        _flat("de", "scoring")
+    game = Game(["Anna", "Ben", "Cleo"])
+    game.add_round({"Ben": skip, "Cleo": wild}, "Anna")
+    assert list(game.totals()) == [("Anna", 77), ("Ben", 0), ("Cleo", 0)]
+    penalty = Game(["Anna", "Ben", "Cleo"], "penalty")
+    penalty.add_round({"Ben": skip, "Cleo": wild}, "Anna")
+    assert list(penalty.totals()) == [("Anna", 0), ("Ben", 27), ("Cleo", 50)]
+
+
+def test_dealing_says_how_many_cards_who_deals_first_and_who_deals_next():
+    # seeds 000, 001, 003: the highest card deals, seven cards each, left of the dealer begins.
+    de = _flat("de", "dealing")
+    assert "wer die höchste Zahl hat, gibt als Erster" in de and "erhält 7 Karten" in de and "Links vom Geber geht es los" in de
+    assert "Jede neue Runde gibt der linke Nachbar des letzten Gebers" in de
+    en = _flat("en", "dealing")
+    assert "the highest number deals" in en and "gets 7 cards" in en and "left of the dealer starts" in en
+    assert "Each new round the deal passes to the left of the last dealer" in en
+    game = Game(["Anna", "Ben", "Cleo"])  # as the core keeps it: the deal passes to the next seat
+    game.add_round({"Ben": 3, "Cleo": 4}, "Anna")
+    assert game.dealer() == "Ben"
+
+
+def test_teams_sit_opposite_and_play_as_one_seat():
+    # seeds 000 and 004: partners opposite, one going out ends the round for both.
+    de = _flat("de", "teams")
+    assert "Partner sitzen einander gegenüber" in de and "(Anna & Ben)" in de and "beide Hände" in de
+    en = _flat("en", "teams")
+    assert "Partners sit opposite each other" in en and "(Anna & Ben)" in en and "both partners' hands" in en
 
 
 def test_values_are_the_default_table_and_the_deck_totals():

@@ -134,7 +134,7 @@ def walk(profile, lang, n):
     play(dev, "* * 4", tag + " settings")
     scroll(dev, "D", tag + " settings")
     play(dev, "* 5", tag + " rules")
-    for entry in "12345":  # every page of the rulebook, scrolled through
+    for entry in "123456789":  # every page of the rulebook, scrolled through
         play(dev, entry, tag + " rules " + entry)
         scroll(dev, "D", tag + " rules " + entry, 40)
         play(dev, "*", tag + " rules")

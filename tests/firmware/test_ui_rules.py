@@ -1,4 +1,5 @@
-# The rules screen on the simulated device: values, cards, two players, the +4 bluff check; both languages, both sizes.
+# The rules screen on the simulated device: values, cards, two players, the +4 bluff check, UNO, scoring,
+# dealing, teams; both languages, both sizes.
 # slow: every rules page in both languages (about 7 s)
 import sys
 
@@ -67,9 +68,13 @@ def to_end(dev, presses=120):
 def test_the_menu_lists_the_pages_and_the_keys():
     dev = rules()
     screen = dev.screen()
-    assert screen[0] == "Regeln"
-    assert screen[1:6] == ["►Kartenwerte", " Was Karten tun", " +4 anzweifeln", " Bluff prüfen", " Zu zweit"]
+    assert screen[0] == "Regeln       6/9"  # nine entries: the last row in view of all
+    assert screen[1:7] == ["►Kartenwerte", " Was Karten tun", " +4 anzweifeln", " Bluff prüfen", " Zu zweit",
+                           " UNO rufen"]
     assert screen[7] == "#=lesen *=zurück"
+    dev.play("C")  # up from the first entry: the last, the menu scrolled to its end
+    assert dev.screen()[:7] == ["Regeln       9/9", " Bluff prüfen", " Zu zweit", " UNO rufen", " Wertung bis 500",
+                                " Geben", "►Im Team"]
     assert dev.errors == [] and dev.wide == []
 
 
@@ -125,7 +130,43 @@ def test_two_player_specials_and_back_to_the_menu():
     assert dev.screen()[0].startswith("Zu zweit")
     assert "Retour wirkt wie" in body(dev)
     dev.play("*")
-    assert dev.screen()[0] == "Regeln" and dev.screen()[5] == "►Zu zweit"
+    assert dev.screen()[0].startswith("Regeln") and dev.screen()[5] == "►Zu zweit"
+
+
+def read(dev, key):
+    """Open a menu entry by its digit and read the page to its end: (title, the page's text)."""
+    dev.play(key)
+    title = dev.screen()[0].rsplit(" ", 1)[0].strip()
+    lines = []
+    for screen in to_end(dev):
+        lines.append(screen[1])
+    lines.extend(dev.screen()[2:])
+    dev.play("*")
+    return title, " ".join(lines)
+
+
+def test_calling_uno_scoring_dealing_and_teams_in_german():
+    dev = rules()
+    title, text = read(dev, "6")
+    assert title == "UNO!" and "kostet es 2 Strafkarten." in text
+    title, text = read(dev, "7")
+    assert title == "Wertung" and "(meist 500)." in text and "Minuspunkte:" in text
+    title, text = read(dev, "8")
+    assert title == "Geben" and "Jeder erhält 7 Karten" in text
+    title, text = read(dev, "9")
+    assert title == "Im Team" and "(Anna & Ben)." in text
+    assert dev.screen()[0] == "Regeln       9/9" and dev.screen()[-2] == "►Im Team"
+    assert dev.errors == [] and dev.wide == []
+
+
+def test_calling_uno_scoring_dealing_and_teams_in_english():
+    dev = rules("en")
+    assert read(dev, "6")[0] == "UNO!" and "draw 2 penalty cards." in read(dev, "6")[1]
+    title, text = read(dev, "7")
+    assert title == "Scoring" and "usually 500," in text and "Minuspunkte" in text
+    assert "Each player gets 7 cards" in read(dev, "8")[1]
+    assert "Partners sit opposite each other." in read(dev, "9")[1]
+    assert dev.errors == [] and dev.wide == []
 
 
 def test_a_challenge_where_the_hand_held_the_colour_is_a_bluff():
@@ -169,7 +210,7 @@ def test_the_steps_of_a_challenge_lead_to_the_check():
     dev.play("#")
     assert dev.screen()[0] == "Bluff?"
     dev.play("*")
-    assert dev.screen()[0] == "Regeln"
+    assert dev.screen()[0].startswith("Regeln")
 
 
 def test_the_knob_scrolls_and_its_push_picks():
@@ -185,7 +226,7 @@ def test_the_knob_scrolls_and_its_push_picks():
 def test_english_texts_and_both_verdicts():
     dev = rules("en")
     screen = dev.screen()
-    assert screen[0] == "Rules" and screen[1] == "►Card values" and screen[7] == "#=read *=back"
+    assert screen[0] == "Rules        6/9" and screen[1] == "►Card values" and screen[7] == "#=read *=back"
     dev.play("4 D D #")  # green
     assert dev.screen()[1:8] == ["Before the +4:", "any green card", "in the hand?", "Black cards do",
                                  "not count.", "►Yes", " No"]
@@ -195,7 +236,7 @@ def test_english_texts_and_both_verdicts():
     dev.play("# D D # D #")  # green again, "No"
     assert dev.screen()[0] == "Honest"
     assert "The challenger draws 6 cards and misses the turn." in " ".join(dev.screen()[1:])
-    for key in "1235":
+    for key in "12356789":
         dev.play("* " + key)
         to_end(dev)
     assert dev.errors == [] and dev.wide == []
@@ -204,7 +245,7 @@ def test_english_texts_and_both_verdicts():
 def test_every_page_fits_the_small_screen_in_both_languages():
     for lang in ("de", "en"):
         dev = rules(lang)
-        for key in "12345":
+        for key in "123456789":
             dev.play(key)
             to_end(dev)
             dev.play("# # wait:20 *")
@@ -225,7 +266,7 @@ def test_a_bigger_display_shows_more_of_each_page():
     for size in ((160, 120), (240, 128)):
         for lang in ("de", "en"):
             dev = rules(lang, size)
-            for key in "12345":
+            for key in "123456789":
                 dev.play(key)
                 to_end(dev)
                 dev.play("# # *")
@@ -235,7 +276,7 @@ def test_a_bigger_display_shows_more_of_each_page():
 def test_wrong_keys_change_nothing():
     dev = rules()
     before = dev.screen()
-    dev.play("0 6 7 8 9 A B")
+    dev.play("0 A B")
     assert dev.screen() == before
     dev.play("2")
     before = dev.screen()

@@ -16,7 +16,8 @@ def run(capsys, *argv):
 def test_rules_prints_every_section_in_english_by_default(capsys):
     code, lines, _ = run(capsys, "rules")
     assert code == 0
-    for heading in ("Card values", "What cards do", "+4 challenge", "Two players"):
+    for heading in ("Card values", "What cards do", "+4 challenge", "Two players", "Calling UNO", "Scoring to 500",
+                    "Dealing", "Teams"):
         assert heading in lines
     text = "\n".join(lines)
     assert "Wild Draw 4" in text and "1400" in text and "1240" in text
@@ -44,6 +45,25 @@ def test_one_section_only_and_the_lang_option_after_it(capsys):
     code, lines, _ = run(capsys, "rules", "--section", "two", "--lang", "de")
     assert code == 0
     assert lines[0] == "Zu zweit" and "Kartenwerte" not in lines
+
+
+def test_the_uno_call_scoring_dealing_and_teams_in_german(capsys):
+    code, lines, _ = run(capsys, "rules", "--lang", "de")
+    assert code == 0
+    for heading in ("UNO rufen", "Wertung bis 500", "Geben", "Im Team"):
+        assert heading in lines
+    text = " ".join(lines)
+    assert "kostet es 2 Strafkarten" in text and "meist 500" in text and "Minuspunkte:" in text
+    assert "Jeder erhält 7 Karten" in text and "Partner sitzen einander gegenüber" in text
+
+
+def test_one_new_section_in_english(capsys):
+    code, lines, _ = run(capsys, "rules", "--section", "uno")
+    assert code == 0
+    assert lines[:2] == ["Calling UNO", "-----------"]
+    assert "draw 2 penalty cards" in " ".join(lines) and "Card values" not in lines
+    _, lines, _ = run(capsys, "rules", "--section", "scoring")
+    assert lines[0] == "Scoring to 500" and "lowest total wins" in " ".join(lines)
 
 
 def test_no_printed_line_is_wider_than_a_terminal(capsys):

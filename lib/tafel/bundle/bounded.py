@@ -8,6 +8,7 @@ import io
 from tafel.bundle import header
 from tafel.bundle.errors import UpdateError
 
+# A plain int, not const(): tests set it.
 INLINE = 4096  # a compressed body up to this size is inflated from RAM
 
 

@@ -4,6 +4,8 @@
 #   server -> device                     b"TAFEL 1 <http port> <version>"
 # The device asks and reads the reply (firmware/update/net.py), the laptop answers
 # (host_tools/update/serve.py). Constants only: the device imports this while it searches.
-DISCOVERY_PORT = 7071
-HTTP_PORT = 7070  # tafel serve-update's default
+from tafel.compat import const
+
+DISCOVERY_PORT = const(7071)
+HTTP_PORT = const(7070)  # tafel serve-update's default
 ASK = b"TAFEL? 1"

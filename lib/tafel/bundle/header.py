@@ -14,13 +14,14 @@ import sys
 from binascii import hexlify
 
 from tafel.bundle.errors import UpdateError
+from tafel.compat import const
 
 MAGIC = b"TAFELUPD"
-FORMAT = 1
-HEADER_SIZE = 20
-SIGNATURE_SIZE = 64
-KEY_ID_SIZE = 8
-MAX_MANIFEST = 16384  # bytes: about 150 files
+FORMAT = const(1)
+HEADER_SIZE = const(20)
+SIGNATURE_SIZE = const(64)
+KEY_ID_SIZE = const(8)
+MAX_MANIFEST = const(16384)  # bytes: about 150 files
 HEADER_FORMAT = ">8sBBH8s"  # struct: magic, format, flags, manifest length, key id
 _NATIVE = ("FileIO", "BytesIO")  # streams that seek (files of every VFS, io.BytesIO)
 

@@ -58,9 +58,9 @@ from tafel.compat import const
 
 # Private constants are const(): on the device they take no global and no interned name.
 _MAX_FILES = const(200)
-MAX_PATH = 64
+MAX_PATH = const(64)
 _MAX_FILE_SIZE = const(262144)  # bytes, one file as written on the device
-WINDOW = 10  # deflate window bits the laptop compresses with: 1 KB of RAM to inflate
+WINDOW = const(10)  # deflate window bits the laptop compresses with: 1 KB of RAM to inflate
 _MAX_WINDOW = const(12)  # the largest window a device inflates (4 KB)
 _RUN = const(32)  # Files: entries an array holds (128 bytes of body offsets at most)
 RAW = "raw"

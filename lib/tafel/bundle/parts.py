@@ -14,13 +14,14 @@ import hashlib
 from tafel.bundle import header
 from tafel.bundle import manifest as fmt
 from tafel.bundle.errors import UpdateError
+from tafel.compat import const
 
 try:
     import deflate
 except ImportError:  # CPython: bundle/inflate_zlib.py inflates with zlib instead
     deflate = None
 
-CHUNK = 512  # bytes per read and hash step
+CHUNK = const(512)  # bytes per read and hash step
 # What a slot cannot run without: MicroPython runs main.py by name, the trust store takes the next
 # update, the version module says what runs (update/complete.py checks them again at the switch).
 APP_FILES = ("main.py", "update/trusted.mpy", "lib/tafel/version.mpy")
