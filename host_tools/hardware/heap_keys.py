@@ -13,7 +13,8 @@ def evening_keys():
     steps = [("1 D 9 9 9 9 9 D", None)]  # home: new game, target 99999, down to "+ player"
     for typed in NAMES:
         steps.append(("# # " + typed + " #", None))
-    steps.append(("#", lambda text: text[0].startswith(("R1 ", "Runde 1 "))))  # ten seats: the cursor is on start
+    # ten seats: the cursor is on "at most 10", where "+ player" was; start is one further down
+    steps.append(("D #", lambda text: text[0].startswith(("R1 ", "Runde 1 "))))
     seed = 12345
     for r in range(ROUNDS):
         keys = []
@@ -28,8 +29,9 @@ def evening_keys():
     steps[-1] = (steps[-1][0], lambda text: text[0].startswith("Stand R%d" % ROUNDS))
     # the table rests: the large digits come up (ten seats; on a small display in pages that take turns)
     steps.append(("wait:6000 wait:4000", lambda text: text[0].startswith("Stand R%d" % ROUNDS)))
-    # edit round 299 (rounds list, newest first): the first seat's hand 5, through the seats, save
-    steps.append(("B D # * * 5 " + "# " * 10 + "#", lambda text: text[0].startswith("Stand R%d" % ROUNDS)))
+    # edit round 299 (rounds list, newest first): the first seat's hand 5; every seat has a hand, so
+    # # shows the result at once; save
+    steps.append(("B D # * * 5 # #", lambda text: text[0].startswith("Stand R%d" % ROUNDS)))
     steps.append(("A #", lambda text: text[0].startswith("Stand R%d" % (ROUNDS - 1))))  # undo round 300
     # end the game (the rounds list's last entry, confirmed): game over shows at once
     steps.append(("B C # #", lambda text: text[0].strip() == "Spielende"))
