@@ -41,7 +41,8 @@ class About(Screen):
         except Exception:
             games = "?"
         return ((t("ab_version"), VERSION),
-                (t("ab_display"), "%dx%d" % (display.width, display.height)),
+                (t("ab_display"), "%dx%d" % (getattr(display, "panel_width", display.width),  # the glass,
+                                             getattr(display, "panel_height", display.height))),  # not the picture
                 (t("ab_flash"), total),
                 (t("ab_free"), free),
                 (t("ab_games"), games))

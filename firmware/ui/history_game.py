@@ -269,8 +269,10 @@ class GameMenu(ListScreen):
     def title(self):
         return "#%d" % self.view.game_id
 
+    DIGITS = True
+
     def label(self, index):
-        return self.app.t(self.items[index])
+        return "%d %s" % (index + 1, self.app.t(self.items[index]))
 
     def hint(self):
         return self.app.t("h_keys_menu")

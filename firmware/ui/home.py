@@ -24,6 +24,8 @@ class Home(ListScreen):
             return session.game_id is not None
         return not game.finished
 
+    DIGITS = True  # each entry's label starts with its digit
+
     def title(self):
         return self.app.t("home")
 

@@ -3,6 +3,7 @@ from ui.screen import ListScreen
 
 
 class RosterPick(ListScreen):
+    DIGITS = True  # "1 new name", "2 Anna", ...: the digit picks the entry
     def __init__(self, app, taken, on_pick):
         super().__init__(app)
         lowered = [n.lower() for n in taken]
@@ -17,7 +18,8 @@ class RosterPick(ListScreen):
 
     def label(self, index):
         name = self.items[index]
-        return self.app.t("new_name") if name is None else name
+        name = self.app.t("new_name") if name is None else name
+        return "%d %s" % (index + 1, name) if index < 9 else "  " + name
 
     def pick(self, index):
         name = self.items[index]

@@ -10,7 +10,7 @@ from micropython import const
 
 from session import NotLoaded
 from tafel.game import MAX_HAND
-from tafel.variants import code, round_score
+from tafel.variants import code, round_score, settle
 from ui.names import short_names, window
 from ui.screen import FLASH_ERRORS, Screen, title_bar
 
@@ -19,6 +19,7 @@ _MAX_DIGITS = const(4)
 _MAX_PARTS = const(8)
 _FIELD_W = const(4)  # the typed hand's column ("36+53" shows its last four characters)
 _MIN_NAME = const(5)  # narrower than this, the totals give way (the hint line shows the seat's)
+_MIN_CHECK_NAME = const(3)  # the check keeps the totals: its names may be as short as this
 _RUN_MS = const(500)  # the cursor's name, when cut, runs past one letter at a time
 
 
@@ -52,6 +53,7 @@ class RoundEntry(Screen):
         self._layout()
         self.review = False
         self.deck_ok = False
+        self.reopen_ok = False  # an edit that takes a finished game's end back: asked once on the check
         self.note = None  # a message shown in the hint row until the next key
         self.asked = None  # the seat whose typed hand A would clear: a second A makes it the Sieger
 
@@ -72,7 +74,7 @@ class RoundEntry(Screen):
         self.total_w = width
         self.field_w = field
         name_w = cols - 3 - field - width
-        if name_w < _MIN_NAME:
+        if name_w < (_MIN_CHECK_NAME if self.result is not None else _MIN_NAME):
             self.total_w = 0
             name_w = cols - 2 - field
         self.name_w = name_w
@@ -217,9 +219,11 @@ class RoundEntry(Screen):
         part = text[text.rfind("+") + 1:]
         if part == "0":
             text = text[:-1]
-        elif len(part) >= _MAX_DIGITS:
+        elif len(part) >= _MAX_DIGITS:  # a fifth digit: said, not swallowed (B adds another part)
+            self.note = self.app.t("hand_digits")
             return
-        if _sum(text + d) > MAX_HAND:  # more than one hand can hold: the key does nothing
+        if _sum(text + d) > MAX_HAND:  # more than one hand can hold: said, and the key does nothing
+            self.note = self.app.t("hand_max") % MAX_HAND
             return
         self.entry[s] = text + d
 
@@ -298,7 +302,31 @@ class RoundEntry(Screen):
             if not self.deck_ok:
                 self.deck_ok = True
                 return
+            if not self.reopen_ok and self._reopens():
+                self.reopen_ok = True
+                self.note = self.app.t("reopen_ask")
+                return
             self._save()
+
+    def _reopens(self):
+        # Whether this edit of a finished game's round takes its end back (nobody at the target any
+        # more): the game would run again, so the check asks first.
+        game = self.game
+        if self.edit_index is None or not game.finished or game.ended_early:
+            return False
+        n = len(game.players)
+        totals = [game.total(s) + self.result[s] - (self.replaced[s] if self.replaced else 0) for s in range(n)]
+        out = game.eliminated()
+        active = [game.players[s] not in out for s in range(n)]
+        last = len(game.rounds) - 1
+        if self.edit_index == last:
+            winner = self.winner
+        else:
+            name = game.rounds[last].winner
+            winner = None if name is None else game.seat(name)
+        if winner is None:
+            winner = 0
+        return not settle(code(game.variant), totals, active, game.target, winner)
 
     def _save(self):
         app = self.app

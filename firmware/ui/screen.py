@@ -90,6 +90,7 @@ class ListScreen(Screen):
     """
 
     LINES = 1
+    DIGITS = False  # whether 1-9 pick the entries; a list that says True shows each entry's digit
 
     def __init__(self, app, items=()):
         super().__init__(app)
@@ -128,7 +129,7 @@ class ListScreen(Screen):
                 self.pick(self.cursor)
         elif k == "*":
             self.back()
-        elif "1" <= k <= "9" and len(k) == 1:
+        elif self.DIGITS and "1" <= k <= "9" and len(k) == 1:
             index = ord(k) - 49
             if index < len(self.items):
                 self.cursor = index

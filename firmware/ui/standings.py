@@ -12,7 +12,7 @@ from micropython import const
 from session import NotLoaded
 from tafel.cards import RANKS
 from ui.names import short_names, window
-from ui.screen import FLASH_ERRORS, Screen, title_bar
+from ui.screen import FLASH_ERRORS, Screen
 
 _HINT_MS = const(3000)  # the bottom row takes turns: the dealer, then the keys
 _TABLE_S = const(5)  # seconds without a key before the table view (ui/table_view.py) opens; setting "table"
@@ -142,13 +142,19 @@ class Standings(Screen):
         game = self.game
         last = canvas.rows - 1
         if row == 0:
-            if self._count() <= last - 1:
-                bar_with(canvas, title(app, game, str(game.target)), str(game.target))
-            else:
-                title_bar(canvas, title(app, game, "1/%d" % self._count()), self.top, last - 1, self._count())
+            # The target always; where the lines do not all fit, which of them show too, if there is room
+            right = str(game.target)
+            count = self._count()
+            if count > last - 1:
+                mark = "%d-%d/%d " % (self.top + 1, min(self.top + last - 1, count), count)
+                if len(mark) + len(right) + 3 <= canvas.cols:
+                    right = mark + right
+            bar_with(canvas, title(app, game, right), right)
         elif row == last:
             turn = self.hint_turn
-            if turn == 0:
+            if game.finished:  # what the keys do now: # the result, B the rounds, * home
+                text = app.t("keys_finished" if turn != 2 else "keys_finished2")
+            elif turn == 0:
                 text = "%s: %s" % (app.t("dealer"), game.dealer())
             else:
                 text = app.t("keys_standings" if turn == 1 else "keys_standings2")

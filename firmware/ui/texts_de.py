@@ -36,6 +36,9 @@ TEXTS = (
     ("winner_ask", "Als Sieger? A"),
     ("check_save", "#=OK  *=ändern"),
     ("deck_confirm", "Über Deck! #=ok"),
+    ("reopen_ask", "Spiel weiter? #"),  # an edit takes a finished game's end back
+    ("hand_digits", "4 Ziffern, B=+"),
+    ("hand_max", "höchstens %d"),
     ("discard_round", "Runde verwerfen?"),
     ("check", "Prüfen R%d"),
     ("edit_round", "Runde ändern"),
@@ -199,6 +202,8 @@ TEXTS = (
     ("flash_formatted", "Flash formatiert"),
     # ---- refusals from the core (tafel.errors.ScoreError.code; App.refusal)
     ("keys_standings2", "B=Runden *=Menü"),
+    ("keys_finished", "#=Sieger *=Menü"),
+    ("keys_finished2", "B=Runden ändern"),
     ("undo_detail", "zurücknehmen?"),
     ("final_points", "%d Punkte"),
     ("final_rounds", "Runden: %d"),

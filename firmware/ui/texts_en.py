@@ -31,6 +31,9 @@ TEXTS = (
     ("winner_ask", "The winner? A"),
     ("check_save", "#=OK  *=change"),
     ("deck_confirm", "Over deck! #=ok"),
+    ("reopen_ask", "Game on again? #"),  # an edit takes a finished game's end back
+    ("hand_digits", "4 digits, B=+"),
+    ("hand_max", "at most %d"),
     ("discard_round", "Discard round?"),
     ("check", "Check R%d"),
     ("edit_round", "Edit round"),
@@ -194,6 +197,8 @@ TEXTS = (
     ("flash_formatted", "Flash formatted"),
     # ---- refusals from the core (tafel.errors.ScoreError.code; App.refusal)
     ("keys_standings2", "B=rounds *=menu"),
+    ("keys_finished", "#=winner *=menu"),
+    ("keys_finished2", "B=edit rounds"),
     ("undo_detail", ""),
     ("final_points", "%d points"),
     ("final_rounds", "Rounds: %d"),

@@ -348,7 +348,11 @@ def test_a_hand_cannot_be_typed_beyond_what_one_seat_can_hold():
     assert dev.errors == []
     # six full addends fit (59994); of the last two only 999 each (a fourth 9 was refused)
     assert dev.app.screen.entry[1].endswith("+999+999") and dev.screen()[2].split()[1] == "61992"  # the sum
+    assert dev.screen()[-1] == "höchstens 65534"  # the refused fourth 9 says why
+    dev.play("D C")
     assert dev.screen()[-1] == "Anna +%d" % (6 * 9999 + 999 + 999)
+    dev.play("D 1 2 3 4 5")  # a fifth digit: one part has four at most, B starts another
+    assert dev.screen()[-1] == "4 Ziffern, B=+" and dev.app.screen.entry[2] == "1234"
 
 
 def test_game_over_shows_the_moment_the_deciding_round_is_saved_and_after_a_power_cut():

@@ -157,7 +157,7 @@ def test_continue_an_older_unfinished_game():
     history(dev)
     assert dev.screen()[2].endswith(">") and dev.screen()[4].endswith("-")
     dev.play("D # #")  # game 1, its menu
-    assert dev.screen()[1] == "►Weiterspielen"
+    assert dev.screen()[1] == "►1 Weiterspielen"
     dev.play("#")
     screen = dev.screen()
     assert screen[0].startswith("Stand R1") and screen[1].split()[:2] == ["Anna", "89"]
@@ -186,7 +186,7 @@ def test_a_finished_game_cannot_be_continued():
     finished_and_running(dev)
     history(dev)
     dev.play("D # #")
-    assert dev.screen()[1] == "►Spiel löschen" and dev.screen()[2] == ""
+    assert dev.screen()[1] == "►1 Spiel löschen" and dev.screen()[2] == ""
 
 
 def test_deleting_asks_first_warns_and_stays_deleted_after_a_reboot():
@@ -287,7 +287,7 @@ def test_damaged_and_unreadable_games_are_listed_never_hidden():
     dev.play("D C A B 5")  # nothing to scroll
     assert dev.screen()[1] == "Spiel unlesbar"
     dev.play("#")
-    assert dev.screen()[1] == "►Spiel löschen" and dev.screen()[2] == ""
+    assert dev.screen()[1] == "►1 Spiel löschen" and dev.screen()[2] == ""
     dev.play("* * D D D #")
     assert dev.screen()[1] == "Spiel unlesbar"
     dev.play("* C #")  # game 2: what came before the damage, and the damage said
