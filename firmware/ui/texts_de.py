@@ -65,6 +65,7 @@ TEXTS = (
     ("name", "Name"),
     ("t9_help", "2=ABC .. 0=Leer"),
     ("keys_name", "#=fertig *=lösch"),
+    ("name_full", "max. %d Zeichen"),
     # setup
     ("add_seat", "Spieler dazu"),
     ("new_name", "Neuer Name..."),
