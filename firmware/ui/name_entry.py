@@ -1,5 +1,5 @@
 # Typing a name with multi-tap letters: digits type, * deletes, # takes the name (a blank or bad one is refused).
-from tafel.names import MAX_NAME, name_problem
+from tafel.names import name_problem
 from ui.screen import Screen
 from ui.t9 import LETTERS, MultiTap
 
@@ -28,7 +28,7 @@ class NameEntry(Screen):
         if self.tap.key(k, now):
             self.touch(3)
         elif k in LETTERS and self.tap.full():  # the same limit as the laptop's and the game's
-            self.app.notify(self.app.t("name_full") % MAX_NAME)
+            self.app.notify(self.app.t("name_full"))
 
     def tick(self, now):
         if self.tap.tick(now):

@@ -149,3 +149,6 @@ def test_a_typed_name_stops_at_20_letters_and_says_so():
     assert dev.app.screen.tap.text == "Ad" + "ad" * 8 + "aa"
     dev.play("#")
     assert dev.app.store.roster[0] == "Ad" + "ad" * 8 + "aa" and len(dev.app.store.roster[0]) == MAX_NAME
+    from ui import texts_de, texts_en
+    for table in (texts_de.TEXTS, texts_en.TEXTS):  # the notice says the core's number
+        assert str(MAX_NAME) in [text for key, text in table if key == "name_full"][0]
