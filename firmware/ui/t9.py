@@ -1,5 +1,6 @@
 # Multi-tap (T9) letters on the keypad: repeat a key to cycle, a pause or another key commits.
 from micropython import const
+
 from tafel.names import MAX_NAME
 
 LETTERS = {
