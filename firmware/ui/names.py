@@ -3,10 +3,10 @@
 # A name that fits is itself. A team seat ("Anna & Ben") keeps a start of each
 # member, joined by "&" without the spaces ("Anna&Ben", "An&Be", "A&B"). Any
 # other longer name is cut to its first letters. Where two seats would then look
-# the same, or differ only in the last column ("Christina", "Christian" -> "Christ";
-# "Christin", "Christia"), each keeps as many first
-# letters as it can, a dot and the letters that tell it apart from the end:
-# "Christi.a", "Christi.n" (9 columns), "Chri.a", "Chri.n" (6). A team whose
+# the same, or differ only in the last column ("Christina", "Christian" -> "Christ"
+# in 6 columns, "Christin", "Christia" in 8), each keeps as many first letters as
+# it can, a dot and the letters that tell it apart from the end: "Christ.a",
+# "Christ.n" (8 columns), "Chri.a", "Chri.n" (6), "C.a", "C.n" (3). A team whose
 # form would look like another's gets more letters of its later members, then
 # the same dot form. The whole list is looked at once, so every seat gets a
 # form no other seat has on the same screen. Nothing here runs per key: a
