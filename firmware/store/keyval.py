@@ -8,7 +8,7 @@ import json
 
 from tafel import journal
 from tafel.compat import const
-from tafel.names import MAX_NAME, bad_char, name_problem
+from tafel.names import MAX_NAME, bad_char, folded, name_problem, undrawable
 
 SETTINGS = "settings"
 ROSTER = "roster"
@@ -50,8 +50,10 @@ def roster_problem(names):
             continue
         problem = name_problem(name)
         if problem:  # short: an ERR's detail carries 60 characters
-            if problem[0] == "name_bad":
+            if problem[0] == "name_bad" and bad_char(name.strip()) >= 0:
                 why = "control character at position %d" % (bad_char(name.strip()) + 1)
+            elif problem[0] == "name_bad":
+                why = "no letter to show at position %d" % (undrawable(name.strip()) + 1)
             elif problem[0] == "name_long":
                 why = "over %d characters or 64 bytes" % MAX_NAME
             else:
@@ -63,14 +65,15 @@ def roster_problem(names):
 
 
 def clean_roster(names, most=MAX_ROSTER):
-    """The roster as stored: stripped, no blanks, no duplicates (case-blind), no
+    """The roster as stored: stripped, letters the device has no glyph for in their plain
+    form (tafel.names.folded: Zoë -> Zoe), no blanks, no duplicates (case-blind), no
     name a game would refuse (not printable, too long: never cut), the first `most` kept."""
     out = []
     seen = []
     for name in names:
         if name_problem(name):
             continue
-        name = name.strip()
+        name = folded(name.strip())
         key = name.lower()
         if key not in seen:
             out.append(name)

@@ -18,37 +18,55 @@
 import framebuf
 
 from tafel.compat import const
+from tafel.names import FOLD_FROM, FOLD_TO
 
 SLOTS = const(48)  # scaled glyphs kept: more than one screen's different letters
 
-# 8x8 glyphs for what framebuf's ASCII font lacks (German names and texts).
-# Capitals have their dots on row 0 over a body on rows 2-6; lowercase ö and ü
-# have theirs on row 1 over a shorter body on rows 3-6 (the classic PC font's
-# way), ä is the a with dots. Rows 0 and 1 of column 0 stay dark in every glyph
-# (a colour driver reads them lit as an inverted cell: drivers/lcd565.py).
-_GLYPHS = {
-    "Ä": b"\x66\x00\x3c\x66\x66\x7e\x66\x00",
-    "Ö": b"\x66\x00\x3c\x66\x66\x66\x3c\x00",
-    "Ü": b"\x66\x00\x66\x66\x66\x66\x3c\x00",
-    "ä": b"\x66\x00\x3c\x06\x3e\x66\x3e\x00",
-    "ö": b"\x00\x66\x00\x3c\x66\x66\x3c\x00",
-    "ü": b"\x00\x66\x00\x66\x66\x66\x3e\x00",
-    "ß": b"\x3c\x66\x66\x6c\x66\x66\x6c\x60",
-    "é": b"\x0c\x18\x3c\x66\x7e\x60\x3c\x00",
-    "·": b"\x00\x00\x00\x18\x18\x00\x00\x00",
-    "►": b"\x40\x60\x70\x78\x70\x60\x40\x00",
-}
+# 8x8 glyphs for what framebuf's ASCII font lacks (German names and texts), 8 bytes each in
+# _CHARS' order (constants: they stay in flash). Capitals stand as tall as framebuf's (rows
+# 1-6 under their dots on row 0, the top narrowed where the dots would touch it); lowercase
+# ö and ü have their dots on row 1 over a shorter body on rows 3-6 (the classic PC font's
+# way), ä is the a with dots. Rows 0 and 1 of column 0 stay dark in every glyph (a colour
+# driver reads them lit as an inverted cell: drivers/lcd565.py). A letter with no glyph is
+# drawn in its plain form when tafel.names has one (ë as e, Ł as L), else as a dot.
+_CHARS = "ÄÖÜäöüßé·►"
+_BITS = (b"\x66\x18\x3c\x66\x7e\x66\x66\x00"  # Ä
+         b"\x42\x3c\x66\x66\x66\x66\x3c\x00"  # Ö
+         b"\x24\x42\x66\x66\x66\x66\x3c\x00"  # Ü
+         b"\x66\x00\x3c\x06\x3e\x66\x3e\x00"  # ä
+         b"\x00\x66\x00\x3c\x66\x66\x3c\x00"  # ö
+         b"\x00\x66\x00\x66\x66\x66\x3e\x00"  # ü
+         b"\x3c\x66\x66\x6c\x66\x66\x6c\x60"  # ß
+         b"\x0c\x18\x3c\x66\x7e\x60\x3c\x00"  # é
+         b"\x00\x00\x00\x18\x18\x00\x00\x00"  # · (what has no glyph)
+         b"\x40\x60\x70\x78\x70\x60\x40\x00")  # ►
+_NONE = const(8)  # the glyph of what has no glyph: ·
 _LINK = b"\x00\x08\xfc\x08\x20\x7e\x20\x00"  # the link mark: arrows both ways
 _glyph_cache = {}
 # Palette for glyphs on inverted rows: glyph 0 -> lit, glyph 1 -> dark.
 _DARK = framebuf.FrameBuffer(bytearray(b"\x80"), 2, 1, framebuf.MONO_HLSB)
 
 
+def _bits(ch, out, fb):
+    # The 8 rows of `ch` into `out` (fb: a framebuf over `out`, for framebuf's own font).
+    if ord(ch) >= 128 and _CHARS.find(ch) < 0:
+        i = FOLD_FROM.find(ch)
+        ch = FOLD_TO[i] if i >= 0 else _CHARS[_NONE]
+    if ord(ch) < 128:
+        fb.fill(0)
+        fb.text(ch, 0, 0, 1)
+    else:
+        i = 8 * _CHARS.find(ch)
+        out[:] = _BITS[i:i + 8]
+
+
 def _glyph(ch):
     # Row-major 1-bit bitmaps, turned into framebuf objects once and kept.
     fb = _glyph_cache.get(ch)
     if fb is None:
-        fb = framebuf.FrameBuffer(bytearray(_GLYPHS.get(ch, _GLYPHS["·"])), 8, 8, framebuf.MONO_HLSB)
+        rows = bytearray(8)
+        fb = framebuf.FrameBuffer(rows, 8, 8, framebuf.MONO_HLSB)
+        _bits(ch, rows, fb)
         _glyph_cache[ch] = fb
     return fb
 
@@ -86,11 +104,7 @@ class _Scaled:
 
     def _draw(self, ch, out):
         one, s = self.one, self.scale
-        if ord(ch) < 128:
-            self.fb1.fill(0)
-            self.fb1.text(ch, 0, 0, 1)
-        else:
-            one[:] = _GLYPHS.get(ch, _GLYPHS["·"])
+        _bits(ch, one, self.fb1)
         full = (1 << s) - 1
         o = 0
         for r in range(8):

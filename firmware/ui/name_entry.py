@@ -1,7 +1,7 @@
 # Typing a name with multi-tap letters: digits type, * deletes, # takes the name (a blank or bad one is refused).
 from tafel.names import name_problem
 from ui.screen import Screen
-from ui.t9 import MultiTap
+from ui.t9 import LETTERS, MultiTap
 
 
 class NameEntry(Screen):
@@ -27,6 +27,8 @@ class NameEntry(Screen):
             return
         if self.tap.key(k, now):
             self.touch(3)
+        elif k in LETTERS and self.tap.full():  # the same limit as the laptop's and the game's
+            self.app.notify(self.app.t("name_full"))
 
     def tick(self, now):
         if self.tap.tick(now):

@@ -1,48 +1,130 @@
-# Short forms of the seats' names that stay different from each other in a narrow column.
+# Short forms of the seats' names that players can read and tell apart in a narrow column.
 #
-# A name that fits is itself. A longer one is cut; if two cut names would look
-# the same ("Christina", "Christian" -> "Christ"), each keeps its start and gets
-# the letters that tell it apart from the others at its end ("Chri.na",
-# "Chri.an"). The whole list is looked at once, so every seat gets a form no
-# other seat has on the same screen.
+# A name that fits is itself. A team seat ("Anna & Ben") keeps a start of each
+# member, joined by "&" without the spaces ("Anna&Ben", "An&Be", "A&B"). Any
+# other longer name is cut to its first letters. Where two seats would then look
+# the same, or differ only in the last column ("Christina", "Christian" -> "Christ"
+# in 6 columns, "Christin", "Christia" in 8), each keeps as many first letters as
+# it can, a dot and the letters that tell it apart from the end: "Christ.a",
+# "Christ.n" (8 columns), "Chri.a", "Chri.n" (6), "C.a", "C.n" (3). A team whose
+# form would look like another's gets more letters of its later members, then
+# the same dot form. The whole list is looked at once, so every seat gets a
+# form no other seat has on the same screen. Nothing here runs per key: a
+# screen makes its forms once.
 
 
 def short_names(names, width):
     """One short form per name, each at most `width` characters, all different when possible."""
     n = len(names)
-    out = [None] * n
-    for i in range(n):
-        out[i] = names[i] if len(names[i]) <= width else names[i][:width].rstrip()
+    turn = [0] * n  # which of its forms a seat shows: 0 the first choice, then the next ...
+    out = [_form(names[i], width, 0) for i in range(n)]
     if width < 3:
         return out
-    # every name of a look-alike group changes, so none keeps a cut form that hides the others
-    clash = [_taken(out, i) and len(names[i]) > width for i in range(n)]
-    for i in range(n):
-        if clash[i]:
-            out[i] = _distinct(names, i, width)
+    for _ in range(2 * width + 4):  # each round moves every seat of a look-alike group on one form
+        moved = False
+        cut = [turn[i] == 0 and len(names[i]) > width and _members(names[i]) is None for i in range(n)]
+        clash = [len(names[i]) > width and _taken(out, i, width, cut) for i in range(n)]
+        for i in range(n):
+            if clash[i]:
+                form = _form(names[i], width, turn[i] + 1)
+                if form is not None:
+                    turn[i] += 1
+                    out[i] = form
+                    moved = True
+        if not moved:
+            break
     return out
 
 
-def _taken(forms, i):
+def _taken(forms, i, width, cut):
+    # Another seat shows the same form, or both are cut names that differ only in the last
+    # column ("Christin", "Christia": the eye reads the start, and both look like whole names).
+    f = forms[i]
     for j in range(len(forms)):
-        if j != i and forms[j] == forms[i]:
+        g = forms[j]
+        if j != i and (g == f or cut[i] and cut[j] and len(f) == len(g) == width and f[:width - 1] == g[:width - 1]):
             return True
     return False
 
 
-def _distinct(names, i, width):
-    # The longest tail that, after a shortened head and a dot, no other name's form shares.
-    name = names[i]
-    for tail in range(2, width - 1):
-        form = name[:width - 1 - tail] + "." + name[len(name) - tail:]
-        clash = False
-        for j in range(len(names)):
-            if j != i and (names[j] == form or (names[j][:width - 1 - tail] == form[:width - 1 - tail]
-                                                 and names[j][len(names[j]) - tail:] == name[len(name) - tail:])):
-                clash = True
-        if not clash:
-            return form
-    return name[:width - 3] + "." + name[-2:]
+def _form(name, width, k):
+    """The k-th form of `name` in `width` columns (0: the first choice), None after the last."""
+    if len(name) <= width:
+        return name if k == 0 else None
+    if width < 3:
+        return name[:width] if k == 0 else None
+    parts = _members(name)
+    if parts is not None:
+        if len(parts) - 1 + len(parts) <= width:  # one letter of each and the "&"s fit
+            form = _team(parts, width, k)
+            if form is not None:
+                return form
+            k -= _team_forms(parts, width) - 1  # then the dot forms of the whole team
+        name = "&".join(parts)
+    if k == 0:
+        return name[:width].rstrip()
+    # k = 1, 2 ...: the start, a dot, the last k letters (1 .. width - 2 of them)
+    if k > width - 2:
+        return None
+    return name[:width - 1 - k] + "." + name[len(name) - k:]
+
+
+def _members(name):
+    # The members of a team seat ("Anna & Ben" -> ["Anna", "Ben"]), or None for a plain name.
+    if name.find("&") < 0:
+        return None
+    parts = [p.strip() for p in name.split("&")]
+    for p in parts:
+        if not p:
+            return None
+    return parts
+
+
+def _team_forms(parts, width):
+    # How many team forms there are: the first, then one more letter to the last member at a time.
+    return 1 + _team_extra(parts, width)
+
+
+def _team_extra(parts, width):
+    # How many letters the last member can take from the others (each keeps one).
+    last = len(parts) - 1
+    base = _shares(parts, width, 0)
+    return max(0, min(len(parts[last]) - base[last], sum(base) - base[last] - last))
+
+
+def _team(parts, width, k):
+    # The k-th team form: the letters shared out, k of them moved to the last member; None after the last.
+    if k > _team_extra(parts, width):
+        return None
+    share = _shares(parts, width, k)
+    return "&".join(parts[i][:share[i]] for i in range(len(parts)))
+
+
+def _shares(parts, width, extra):
+    # Letters for each member: shared round from the front (never more than a member has);
+    # with `extra`, the last member has that many more and the others share what is left.
+    n = len(parts)
+    share = _share_out(parts, width - (n - 1), n)
+    if extra:
+        last = share[n - 1] + extra
+        share = _share_out(parts, width - (n - 1) - last, n - 1)
+        share.append(last)
+    return share
+
+
+def _share_out(parts, room, n):
+    # `room` letters for the first n members, one each round from the front.
+    share = [1] * n
+    room -= n
+    given = True
+    while room > 0 and given:
+        given = False
+        for i in range(n):
+            if room > 0 and share[i] < len(parts[i]):
+                share[i] += 1
+                room -= 1
+                given = True
+    return share
 
 
 def window(name, width, step):

@@ -1,18 +1,19 @@
 # Multi-tap (T9) letters on the keypad: repeat a key to cycle, a pause or another key commits.
 from micropython import const
 
+from tafel.names import MAX_NAME
+
 LETTERS = {
     "2": "ABCÄ2", "3": "DEF3", "4": "GHI4", "5": "JKL5", "6": "MNOÖ6",
     "7": "PQRSß7", "8": "TUVÜ8", "9": "WXYZ9", "0": " 0", "1": "&-.1",
 }
 _COMMIT_MS = const(1000)
-_MAX_LEN = const(16)
 
 
 class MultiTap:
     """Builds a name from digit keys; words start upper case, the rest is lower case."""
 
-    def __init__(self, text="", letters=LETTERS, max_len=_MAX_LEN, names=True):
+    def __init__(self, text="", letters=LETTERS, max_len=MAX_NAME, names=True):
         """letters: key -> the characters it cycles through; names: False types them as
         they are (Wi-Fi names, passwords), True with a name's capitals (see _letter)."""
         self.text = text
@@ -28,6 +29,10 @@ class MultiTap:
         if self.pending is None:
             return self.text
         return self.text + self._letter()
+
+    def full(self):
+        """Whether the text is as long as it may be (a further letter key is refused)."""
+        return self.pending is None and len(self.text) >= self.max_len
 
     def key(self, k, now):
         """Feed one key; returns True if the shown text changed."""

@@ -68,6 +68,7 @@ TEXTS = (
     ("name", "Name"),
     ("t9_help", "2=ABC .. 0=Leer"),
     ("keys_name", "#=fertig *=lösch"),
+    ("name_full", "max. 20 Zeichen"),  # tafel.names.MAX_NAME (test_ui_names)
     # setup
     ("add_seat", "Spieler dazu"),
     ("new_name", "Neuer Name..."),

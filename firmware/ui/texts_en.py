@@ -63,6 +63,7 @@ TEXTS = (
     ("name", "Name"),
     ("t9_help", "2=ABC .. 0=space"),
     ("keys_name", "#=done *=delete"),
+    ("name_full", "max. 20 letters"),  # tafel.names.MAX_NAME (test_ui_names)
     # setup
     ("add_seat", "Add player"),
     ("new_name", "New name..."),

@@ -4,7 +4,7 @@ import time
 from pathlib import Path
 
 from tafel import wire
-from tafel.names import MAX_NAME, name_problem, shown
+from tafel.names import MAX_NAME, folded, name_problem, shown
 
 from ..exits import Exit
 from . import export
@@ -21,7 +21,9 @@ def add_parsers(commands):
     pull = sub.add_parser("pull", help="print the roster, one name a line")
     pull.set_defaults(run=run_roster_pull)
     push = sub.add_parser("push", help="replace the roster with these names (at most %d, of at most %d "
-                                       "printable characters)" % (ROSTER_MAX, MAX_NAME))
+                                       "Latin letters, digits or punctuation; a letter the device has "
+                                       "no glyph for is sent in its plain form: Zoë as Zoe)"
+                                  % (ROSTER_MAX, MAX_NAME))
     push.add_argument("names", nargs="*", metavar="NAME")
     push.add_argument("--file", metavar="FILE", help="names one a line ('-' for standard input)")
     push.set_defaults(run=run_roster_push)
@@ -48,14 +50,15 @@ def run_roster_pull(args):
 
 def roster_problem(names):
     """Why the device would refuse these names (the text to print), or None: a blank, a
-    control character (its position), a name over MAX_NAME, more than ROSTER_MAX names."""
+    control character or a character the device cannot show (its position), a name over
+    MAX_NAME, more than ROSTER_MAX names."""
     for i, name in enumerate(names, 1):
         if not name.strip():
             return ("name %d is blank: give names, or empty the roster with `tafel roster clear`" % i)
         problem = name_problem(name)
         if problem:
             return "name %d: %s" % (i, problem[1])
-    distinct = {name.strip().lower() for name in names}
+    distinct = {folded(name.strip()).lower() for name in names}
     if len(distinct) > ROSTER_MAX:
         return ("%d names: the device's roster holds at most %d; push %d or fewer"
                 % (len(distinct), ROSTER_MAX, ROSTER_MAX))
@@ -78,9 +81,13 @@ def run_roster_push(args):
     if problem:
         say("%s. Nothing was sent; the roster stays as it is." % problem)
         return Exit.USAGE
+    sent = [folded(name.strip()) for name in names]
+    for name, form in zip(names, sent):
+        if form != name.strip():  # the same table the device draws by (tafel.names.FOLD_FROM)
+            say("'%s' is sent as '%s': the device shows these letters without their marks" % (name.strip(), form))
 
     def push(link):
-        stored = link.roster_push(names)
+        stored = link.roster_push(sent)
         print("roster: %d names stored on %s" % (stored, link.hello["id"]))
         return Exit.OK
 

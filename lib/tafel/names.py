@@ -3,6 +3,20 @@ from .compat import const
 
 MAX_NAME = const(20)  # characters; a name is at most 64 bytes of UTF-8 in a record
 
+# The letters the device draws beyond printable ASCII (its glyphs: firmware/ui/canvas.py).
+DRAWN = "ÄÖÜäöüßé"
+# Letters the device has no glyph for but a plain form of: FOLD_FROM[i] is shown and kept as
+# FOLD_TO[i] (one character for one, so a name keeps its length). The laptop stores a name
+# in this form before it sends it (tafel roster push says so), the device keeps a roster
+# it is sent in this form, and draws any other name's letter from here the same way.
+# What is in neither (Æ, Œ, Þ, Greek, Cyrillic, CJK, emoji ...) a name may not have.
+FOLD_FROM = ("ÀÁÂÃÅĀĂĄàáâãåāăąÇĆĈĊČçćĉċčĎĐďđÈÉÊËĒĔĖĘĚèêëēĕėęěĜĞĠĢĝğġģĤĦĥħÌÍÎÏĨĪĬĮİìíîïĩīĭįı"
+             "ĴĵĶķĹĻĽĿŁĺļľŀłÑŃŅŇñńņňÒÓÔÕØŌŎŐòóôõøōŏőŔŖŘŕŗřŚŜŞŠśŝşšŢŤŦţťŧȘșȚțÙÚÛŨŪŬŮŰŲùúûũūŭůűų"
+             "ŴŵÝŸŶýÿŷŹŻŽźżžÐðẞ\u00a0\u2018\u2019\u2013\u2014")
+FOLD_TO = ("AAAAAAAAaaaaaaaaCCCCCcccccDDddEEEEEEEEEeeeeeeeeGGGGggggHHhhIIIIIIIIIiiiiiiiii"
+           "JjKkLLLLLlllllNNNNnnnnOOOOOOOOooooooooRRRrrrSSSSssssTTTtttSsTtUUUUUUUUUuuuuuuuuu"
+           "WwYYYyyyZZZzzzDdß ''--")
+
 
 def bad_char(name):
     """Position (0-based) of the first character of `name` that is not printable, or -1.
@@ -14,6 +28,37 @@ def bad_char(name):
         c = ord(ch)
         if c < 0x20 or 0x7F <= c < 0xA0 or c == 0x2028 or c == 0x2029 or 0x202A <= c <= 0x202E \
                 or 0x2066 <= c <= 0x2069 or c == 0xFEFF:
+            return i
+        i += 1
+    return -1
+
+
+def drawable(ch):
+    """Whether the device draws the character `ch` as it is (printable ASCII or DRAWN)."""
+    return " " <= ch <= "~" or DRAWN.find(ch) >= 0
+
+
+def folded(name):
+    """`name` with each letter of FOLD_FROM in its plain form (Zoë -> Zoe, Łukasz -> Lukasz);
+    `name` itself when it has none."""
+    for ch in name:
+        if not drawable(ch) and FOLD_FROM.find(ch) >= 0:
+            break
+    else:
+        return name
+    out = []
+    for ch in name:
+        i = -1 if drawable(ch) else FOLD_FROM.find(ch)
+        out.append(FOLD_TO[i] if i >= 0 else ch)
+    return "".join(out)
+
+
+def undrawable(name):
+    """Position (0-based) of the first character of `name` the device can neither draw nor
+    fold to a plain letter, or -1."""
+    i = 0
+    for ch in name:
+        if not drawable(ch) and FOLD_FROM.find(ch) < 0:
             return i
         i += 1
     return -1
@@ -35,8 +80,9 @@ def shown(name):
 
 def name_problem(name, stored=False):
     """None for a name a seat (or the roster) may carry, else (code, message) of why not:
-    name_missing, name_long (over MAX_NAME characters or 64 bytes), name_bad (not printable;
-    `stored`: a name read back from a record skips that rule, it was taken before it)."""
+    name_missing, name_long (over MAX_NAME characters or 64 bytes), name_bad (not printable,
+    or a character the device can neither draw nor fold: undrawable(); `stored`: a name read
+    back from a record skips these rules, it was taken before them)."""
     if not isinstance(name, str) or not name.strip():
         return "name_missing", "every seat needs a name"
     name = name.strip()
@@ -46,4 +92,8 @@ def name_problem(name, stored=False):
     if at >= 0:
         return "name_bad", "the name '%s' has a control character (%s) at position %d: only printable " \
             "characters" % (shown(name), shown(name[at]), at + 1)
+    at = -1 if stored else undrawable(name)
+    if at >= 0:
+        return "name_bad", "the name '%s' has '%s' at position %d, which the device cannot show: only " \
+            "Latin letters, digits and punctuation" % (name, name[at], at + 1)
     return None

@@ -3,7 +3,7 @@ import framebuf
 import micropython
 
 from ui import canvas as canvas_module
-from ui.canvas import _GLYPHS, Canvas
+from ui.canvas import Canvas, _glyph
 
 
 def rows_of(bitmap):
@@ -14,6 +14,18 @@ def ascii_rows(ch):
     fb = framebuf.FrameBuffer(bytearray(8), 8, 8, framebuf.MONO_HLSB)
     fb.text(ch, 0, 0, 1)
     return ["".join("#" if fb.pixel(x, y) else "." for x in range(8)) for y in range(8)]
+
+
+def glyph_rows(ch):
+    fb = _glyph(ch)
+    return ["".join("#" if fb.pixel(x, y) else "." for x in range(8)) for y in range(8)]
+
+
+def drawn_rows(text, scale=1):
+    """The pixels of `text` drawn by a canvas at `scale`, one string a pixel row (8 x scale)."""
+    fb = Display(8 * scale * len(text), 8 * scale, framebuf.MONO_HLSB)
+    Canvas(fb, False, scale).text(0, 0, text)
+    return ["".join("#" if fb.pixel(x, y) else "." for x in range(fb.width)) for y in range(fb.height)]
 
 
 def lit_rows(rows):
@@ -38,14 +50,14 @@ class Display(framebuf.FrameBuffer):
 
 def test_each_umlaut_capital_and_its_lowercase_look_different():
     for big, small in (("Ä", "ä"), ("Ö", "ö"), ("Ü", "ü")):
-        a, b = rows_of(_GLYPHS[big]), rows_of(_GLYPHS[small])
+        a, b = glyph_rows(big), glyph_rows(small)
         differ = sum(1 for y in range(8) for x in range(8) if a[y][x] != b[y][x])
         assert differ >= 8, (big, small, differ)
 
 
 def test_lowercase_umlauts_keep_to_the_lowercase_letters_height():
     for small, plain in (("ä", "a"), ("ö", "o"), ("ü", "u")):
-        rows = rows_of(_GLYPHS[small])
+        rows = glyph_rows(small)
         dots, body = lit_rows(rows)[0], lit_rows(rows)[1:]
         assert dots <= 1 and rows[dots].count("#") == 4, small  # two dots of two pixels
         plain_body = lit_rows(ascii_rows(plain))
@@ -53,11 +65,28 @@ def test_lowercase_umlauts_keep_to_the_lowercase_letters_height():
         assert body[0] >= plain_body[0], small  # no taller than the letter without dots
 
 
-def test_capital_umlauts_are_the_capitals_with_dots():
+def test_capital_umlauts_stand_as_tall_as_capitals_with_their_dots_on_top():
     for big, plain in (("Ä", "A"), ("Ö", "O"), ("Ü", "U")):
-        rows = rows_of(_GLYPHS[big])
-        assert rows[0] == ".##..##." and rows[1] == "........", big
-        assert rows[6] == ascii_rows(plain)[6], big  # the same foot as the capital
+        rows = glyph_rows(big)
+        assert rows[0].count("#") >= 2 and rows[0][0] == ".", big  # the dots, clear of column 0
+        assert lit_rows(rows) == [0, 1, 2, 3, 4, 5, 6], big  # the body on rows 1-6, no gap
+        assert rows[1][0] == "." and rows[6] == ascii_rows(plain)[6], big  # the same foot as the capital
+        assert rows[5] == ascii_rows(plain)[5], big  # and its strokes above the foot
+    # "Özlem" does not read "özlem": the Ö reaches above the lowercase letters beside it
+    for scale in (1, 2):
+        rows = drawn_rows("Özlem", scale)
+        cell = 8 * scale
+        lit = ["#" in rows[scale][i * cell:(i + 1) * cell] for i in range(5)]  # font row 1, above x-height
+        assert lit == [True, False, True, False, False], (scale, lit)  # Ö and l reach it, z e m do not
+
+
+def test_letters_without_a_glyph_are_drawn_in_their_plain_form():
+    for scale in (1, 2):
+        assert drawn_rows("Zoë", scale) == drawn_rows("Zoe", scale), scale
+        assert drawn_rows("Łukasz", scale) == drawn_rows("Lukasz", scale), scale
+        assert drawn_rows("Şükrü", scale) == drawn_rows("Sükrü", scale), scale
+        assert drawn_rows("Næss", scale) == drawn_rows("N·ss", scale), scale  # no plain form: a dot
+        assert drawn_rows("Næss", scale) != drawn_rows("N ss", scale), scale
 
 
 def test_cols_and_rows_follow_the_text_scale():

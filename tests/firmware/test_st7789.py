@@ -9,7 +9,7 @@ import tdisplay
 from drivers.st7789 import ST7789_SPI
 from sim import simmachine
 from sim.simmachine import SimError
-from ui.canvas import _GLYPHS, Canvas, _glyph
+from ui.canvas import _CHARS, Canvas, _glyph
 
 PALETTE = tdisplay.profile()["display"]["palette"]
 FG, BG, ACCENT = PALETTE["fg"], PALETTE["bg"], PALETTE["accent"]
@@ -137,7 +137,7 @@ def test_bars_and_inverted_cells_use_the_accent():
 def test_no_glyph_lights_the_inverted_mark_and_column_0_is_the_spacing_column():
     fb = framebuf.FrameBuffer(bytearray(8), 8, 8, framebuf.MONO_VLSB)
     use = [0] * 8
-    for ch in [chr(c) for c in range(32, 127)] + list(_GLYPHS):
+    for ch in [chr(c) for c in range(32, 127)] + list(_CHARS):
         fb.fill(0)
         if ord(ch) < 128:
             fb.text(ch, 0, 0, 1)

@@ -266,6 +266,11 @@ def test_the_roster_keeps_only_names_a_game_takes_and_says_why_not():
     # What the store keeps: a name that is not printable or too long is dropped, never cut or kept raw.
     assert keyval.clean_roster(["Anna", "Ben\x00", "X" * 21, "Cleo"]) == ["Anna", "Cleo"]
     assert len(keyval.clean_roster(["P%d" % i for i in range(70)])) == keyval.MAX_ROSTER
+    # A letter the device has no glyph for is kept in its plain form, as tafel roster push sends it;
+    # a character with no plain form refuses the roster with its place.
+    assert keyval.clean_roster(["Zoë", "Łukasz", "Şükrü", "Zoe", "Özlem"]) == ["Zoe", "Lukasz", "Sükrü", "Özlem"]
+    assert keyval.roster_problem(["Anna", "Zoë"]) is None
+    assert keyval.roster_problem(["Anna", "Ben 🙂"]) == ("name_bad", "name 2: no letter to show at position 5")
 
 
 def test_a_data_folder_beside_other_files():

@@ -39,6 +39,9 @@ def pushes(dev):
     (["P%d" % i for i in range(70)], "70 names: the device's roster holds at most 64"),
     ([""], "name 1 is blank: give names, or empty the roster with `tafel roster clear`"),
     (["Anna", "  "], "name 2 is blank"),
+    (["Anna", "Ærø"], "name 2: the name 'Ærø' has 'Æ' at position 1, which the device cannot show"),
+    (["Anna", "Li 李"], "has '李' at position 4, which the device cannot show"),
+    (["Anna", "Ben 🙂"], "at position 5, which the device cannot show"),
 ])
 def test_roster_push_refuses_before_sending_with_exit_2(device, data_home, capsys, names, says):
     device.roster = ["Anna", "Ben"]
@@ -55,6 +58,15 @@ def test_roster_push_takes_64_names_of_20_letters_and_clear_empties_it(device, d
     assert device.roster == names
     assert main(["roster", "clear", "--port", device.url]) == 0
     assert device.roster == [] and "emptied" in capsys.readouterr().out
+
+
+def test_roster_push_sends_letters_the_device_has_no_glyph_for_plain_and_says_so(device, data_home, capsys):
+    # the device draws A-Z, a-z, Ä Ö Ü ä ö ü ß é; other Latin letters go in their plain form
+    assert main(["roster", "push", "Zoë", "Łukasz", "Şükrü", "Özlem", "René", "--port", device.url]) == 0
+    assert device.roster == ["Zoe", "Lukasz", "Sükrü", "Özlem", "René"]
+    err = capsys.readouterr().err
+    assert "'Zoë' is sent as 'Zoe'" in err and "'Łukasz' is sent as 'Lukasz'" in err
+    assert "Özlem" not in err and "René" not in err  # drawn as they are: nothing to say
 
 
 def test_roster_pull_and_info_print_old_control_characters_escaped(device, data_home, capsys):
