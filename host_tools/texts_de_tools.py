@@ -1,0 +1,56 @@
+# German texts of the device tools (port search, card names, roster, clock, update, rescue, flash, hardware, sim).
+#
+# As texts_de.py (lang.say formats them); its keys and these are one catalogue (lang.py joins
+# them), so no key is in both. English in texts_en_tools.py, with the same keys.
+TEXTS = {
+    # the port search (link/ports.py)
+    "port_busy": "Port %s wird von einem anderen tafel-Befehl benutzt (%s): warten, bis er fertig ist, "
+                 "oder ihn beenden",
+    "pid": "PID %s",
+    "pid_unknown": "PID unbekannt",
+    "hint_linux": "Unter Linux: der Benutzer braucht die Gruppe für serielle Ports: "
+                  "sudo usermod -aG dialout $USER (uucp unter Arch), dann ab- und wieder anmelden. "
+                  "ModemManager prüft ein frisch eingestecktes /dev/ttyACM* einige Sekunden lang: warten und "
+                  "noch einmal versuchen oder ihn anhalten (sudo systemctl stop ModemManager).",
+    "hint_macos": "Unter macOS: den Port /dev/cu.* nehmen, nicht /dev/tty.* (der auf ein Trägersignal wartet). "
+                  "Platinen mit CP210x und CH340 brauchen auf älterem macOS vielleicht den Treiber des Herstellers.",
+    "hint_windows": "Unter Windows: der Port heißt COMn (Geräte-Manager, Anschlüsse (COM & LPT)); andere "
+                    "Programme schließen, die ihn halten (ein serieller Monitor, Thonny, eine IDE). Platinen mit "
+                    "CP210x und CH340 brauchen ihren Treiber.",
+    "hint_other": "Den Port mit --port angeben.",
+    "simulator_pid": "Tafel-Simulator, PID %d",
+    "cannot_open": "%s lässt sich nicht öffnen (aus %s): %s\n%s",
+    "app_running": "Läuft die Tafel-App (nicht an der REPL angehalten)?",
+    "no_answer_on": "keine Tafel hat auf %s geantwortet (aus %s): %s",
+    "ports_seen": "; gesehene serielle Ports: %s (mit --port angeben, wenn es einer davon ist)",
+    "no_tafel_found": "keine Tafel gefunden: kein USB-Port einer ESP32-Brücke (Espressif, CP210x, CH340, FTDI) "
+                      "und kein laufender Simulator (tafel sim)%s. Das Gerät mit einem Datenkabel anschließen "
+                      "oder den Port mit --port oder %s angeben.\n%s",
+    "no_app_answered": "keine Tafel-App hat geantwortet: %s",
+    "none_answered": "keine Tafel hat geantwortet: %s.\n%s\n%s",
+    "port_of_device": "%s (Gerät %s)",
+    "several_answered": "mehrere Tafel-Geräte haben geantwortet: %s. Eines mit --port oder %s wählen.",
+    "no_permission_to": " (keine Berechtigung)",
+    # Kartennamen (tafel points, tafel rules): die Codes von tafel.errors.CardError als "card_" + Code
+    "card_colour_type": "eine Farbe ist Text, nicht %r",
+    "card_colour": "unbekannte Farbe '%s'",
+    "card_number": "keine Karte hat die Zahl '%s': die Zahlen gehen von 0 bis 9",
+    "card_rank": "unbekannter Kartenwert '%s'",
+    "card_card_type": "eine Karte ist Text, nicht %r",
+    "card_rank_in": "unbekannter Kartenwert '%s' in '%s'",
+    "card_black": "'%s' ist eine schwarze Karte und hat keine Farbe",
+    "card_not_black": "'%s' ist keine schwarze Karte: ihre Farbe nennen, z.B. 'rot %s'",
+    "card_needs_colour": "'%s' braucht eine Farbe, z.B. 'rot %s'",
+    "card_number_in": "'%s' ist keine Karte: die Zahlen gehen von 0 bis 9, nicht %s",
+    "card_empty": "eine Karte ist leer: z.B. 'rot 7' oder 'Joker' angeben",
+    "card_colour_only": "'%s' ist eine Farbe; eine Karte braucht auch einen Wert, z.B. '%s 7'",
+    "card_black_only": "'%s' ist eine Farbe; eine Karte braucht auch einen Wert, z.B. '%s +4'",
+    "card_colour_in": "unbekannte Farbe '%s' in '%s'",
+    "card_card": "unbekannte Karte '%s'",
+    "card_word_in": "unbekanntes Wort '%s' in '%s'",
+    "card_points": "Punkte für '%s' müssen eine ganze Zahl von 0 bis %d sein",
+    "card_deck": "ein Stapel hat 108 oder 112 Karten, nicht %r",
+    "card_hand_type": "eine Hand ist eine Liste von Karten, nicht ein Text %r",
+    "value_form": "ein Wert ist KARTE=PUNKTE, z.B. 'Joker=40', nicht '%s'",
+    "value_points": "Punkte für '%s' müssen eine ganze Zahl sein, nicht '%s'",
+}

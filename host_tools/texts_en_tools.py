@@ -1,0 +1,54 @@
+# English texts of the device tools (port search, card names, roster, clock, update, rescue, flash, hardware, sim).
+#
+# As texts_en.py (lang.say formats them); its keys and these are one catalogue (lang.py joins
+# them), so no key is in both. German in texts_de_tools.py, with the same keys.
+TEXTS = {
+    # the port search (link/ports.py)
+    "port_busy": "port %s is in use by another tafel command (%s): wait until it is done, or end it",
+    "pid": "pid %s",
+    "pid_unknown": "pid unknown",
+    "hint_linux": "On Linux: your user needs the serial group to open the port: "
+                  "sudo usermod -aG dialout $USER (uucp on Arch), then log out and in again. "
+                  "ModemManager probes a freshly plugged /dev/ttyACM* for a few seconds: wait and retry, "
+                  "or stop it (sudo systemctl stop ModemManager).",
+    "hint_macos": "On macOS: use the /dev/cu.* port, not /dev/tty.* (which waits for a carrier signal). "
+                  "CP210x and CH340 boards may need their vendor's driver on older macOS.",
+    "hint_windows": "On Windows: the port is COMn (Device Manager, Ports (COM & LPT)); close other programs "
+                    "that hold it (a serial monitor, Thonny, an IDE). CP210x and CH340 boards need their driver.",
+    "hint_other": "Name the port with --port.",
+    "simulator_pid": "Tafel simulator, pid %d",
+    "cannot_open": "cannot open %s (from %s): %s\n%s",
+    "app_running": "Is the Tafel app running (not stopped at the REPL)?",
+    "no_answer_on": "no Tafel answered on %s (from %s): %s",
+    "ports_seen": "; serial ports seen: %s (use --port if one of them is it)",
+    "no_tafel_found": "no Tafel found: no USB serial port of an ESP32 bridge (Espressif, CP210x, CH340, FTDI) "
+                      "and no simulator running (tafel sim)%s. Plug the device in with a data cable, or name "
+                      "the port with --port or %s.\n%s",
+    "no_app_answered": "no Tafel app answered on %s",
+    "none_answered": "no Tafel answered on %s.\n%s\n%s",
+    "port_of_device": "%s (device %s)",
+    "several_answered": "several Tafel devices answered: %s. Choose one with --port or %s.",
+    "no_permission_to": " (no permission)",
+    # card names (tafel points, tafel rules): tafel.errors.CardError's codes as "card_" + code
+    "card_colour_type": "a colour is text, not %r",
+    "card_colour": "unknown colour '%s'",
+    "card_number": "no card has the number '%s': numbers run from 0 to 9",
+    "card_rank": "unknown rank '%s'",
+    "card_card_type": "a card is text, not %r",
+    "card_rank_in": "unknown rank '%s' in '%s'",
+    "card_black": "'%s' is a black card and has no colour",
+    "card_not_black": "'%s' is no black card: say its colour, e.g. 'red %s'",
+    "card_needs_colour": "'%s' needs a colour, e.g. 'red %s'",
+    "card_number_in": "'%s' is no card: numbers run from 0 to 9, not %s",
+    "card_empty": "a card is empty: say e.g. 'red 7' or 'wild'",
+    "card_colour_only": "'%s' is a colour; a card needs a rank too, e.g. '%s 7'",
+    "card_black_only": "'%s' is a colour; a card needs a rank too, e.g. '%s +4'",
+    "card_colour_in": "unknown colour '%s' in '%s'",
+    "card_card": "unknown card '%s'",
+    "card_word_in": "unknown word '%s' in '%s'",
+    "card_points": "points for '%s' must be a whole number from 0 to %d",
+    "card_deck": "a deck has 108 or 112 cards, not %r",
+    "card_hand_type": "a hand is a list of cards, not one text %r",
+    "value_form": "a value is RANK=POINTS, e.g. 'wild=40', not '%s'",
+    "value_points": "points for '%s' must be a whole number, not '%s'",
+}
