@@ -53,4 +53,20 @@ TEXTS = {
     "card_hand_type": "eine Hand ist eine Liste von Karten, nicht ein Text %r",
     "value_form": "ein Wert ist KARTE=PUNKTE, z.B. 'Joker=40', nicht '%s'",
     "value_points": "Punkte für '%s' müssen eine ganze Zahl sein, nicht '%s'",
+    # tafel roster, tafel clock (link/roster_cli.py)
+    "roster_blank": "Name %d ist leer: Namen angeben oder die Namensliste mit `tafel roster clear` leeren",
+    "roster_name": "Name %d: %s",
+    "name_long": "der Name '%s' ist länger als %d Zeichen",
+    "name_bad": "der Name '%s' hat ein Steuerzeichen (%s) an Stelle %d: nur druckbare Zeichen",
+    "roster_too_many": "%d Namen: die Namensliste des Geräts fasst höchstens %d; %d oder weniger senden",
+    "roster_no_names": "keine Namen zum Senden: als Argumente oder mit --file angeben (die Namensliste "
+                       "leeren: tafel roster clear)",
+    "roster_unsent": "%s. Nichts gesendet; die Namensliste bleibt, wie sie ist.",
+    "roster_stored": "Namensliste: %d Namen auf %s gespeichert",
+    "roster_emptied": "Namensliste von %s geleert",
+    "clock_range": "die Uhr dieses Laptops sagt %d s seit 1970 (%s); das Gerät nimmt 1 bis %d (bis %s). "
+                   "Die Uhr dieses Laptops richtig stellen, dann tafel clock noch einmal.",
+    "clock_set_unset": "Uhr von %s auf %s UTC gestellt; sie war nicht gestellt",
+    "clock_set": "Uhr von %s auf %s UTC gestellt; sie stand auf %s UTC (%+d s)",
+    "time_out_of_range": "eine Zeit außerhalb des Bereichs",
 }

@@ -51,4 +51,20 @@ TEXTS = {
     "card_hand_type": "a hand is a list of cards, not one text %r",
     "value_form": "a value is RANK=POINTS, e.g. 'wild=40', not '%s'",
     "value_points": "points for '%s' must be a whole number, not '%s'",
+    # tafel roster, tafel clock (link/roster_cli.py)
+    "roster_blank": "name %d is blank: give names, or empty the roster with `tafel roster clear`",
+    "roster_name": "name %d: %s",
+    "name_long": "the name '%s' is longer than %d letters",
+    "name_bad": "the name '%s' has a control character (%s) at position %d: only printable characters",
+    "roster_too_many": "%d names: the device's roster holds at most %d; push %d or fewer",
+    "roster_no_names": "no names to push: give them as arguments or with --file (to empty the roster: "
+                       "tafel roster clear)",
+    "roster_unsent": "%s. Nothing was sent; the roster stays as it is.",
+    "roster_stored": "roster: %d names stored on %s",
+    "roster_emptied": "roster of %s emptied",
+    "clock_range": "this laptop's clock says %d s since 1970 (%s); the device takes 1 to %d (up to %s). "
+                   "Set this laptop's clock right, then run tafel clock again.",
+    "clock_set_unset": "clock of %s set to %s UTC; it was not set",
+    "clock_set": "clock of %s set to %s UTC; it was %s UTC (%+d s)",
+    "time_out_of_range": "a time out of range",
 }

@@ -272,3 +272,35 @@ def test_card_errors_name_the_card_in_both_languages(capsys):
     assert capsys.readouterr().err == "tafel: 'blue -1' is no card: numbers run from 0 to 9, not -1\n"
     assert main(["--lang", "de", "rules", "play", "7", "--hand", "rot 3"]) == 2
     assert capsys.readouterr().err == "tafel: '7' braucht eine Farbe, z.B. 'rot 7'\n"
+
+
+# -- tafel roster and tafel clock --
+
+def test_roster_and_clock_speak_german_and_keep_their_exit_codes(capsys, data_home, tmp_path, monkeypatch):
+    dev = FakeDevice([])
+    try:
+        url = dev.url
+        code, out, err = run_de(capsys, tmp_path, "roster", "push", *TABLE, "--port", url)
+        assert code == 0 and out.startswith("Namensliste: 4 Namen auf "), err
+        assert dev.roster == list(TABLE)
+        code, out, _ = run_de(capsys, tmp_path, "roster", "pull", "--port", url)
+        assert code == 0 and out.splitlines() == list(TABLE)
+        refused = [["roster", "push", "--port", url], ["roster", "push", "", "--port", url],
+                   ["roster", "push", "Cleo\x1b[2J", "--port", url], ["roster", "push", "x" * 40, "--port", url],
+                   ["roster", "push", *("P%d" % i for i in range(70)), "--port", url],
+                   ["roster", "push", "--file", str(tmp_path / "fehlt.txt"), "--port", url]]
+        for argv in refused:
+            code, _, err = run_de(capsys, tmp_path, *argv)
+            assert code == 2 and err.startswith("tafel: "), argv
+        assert dev.roster == list(TABLE)  # nothing was sent
+        code, out, _ = run_de(capsys, tmp_path, "clock", "--port", url)
+        assert code == 0 and "sie war nicht gestellt" in out
+        code, out, _ = run_de(capsys, tmp_path, "clock", "--port", url)
+        assert code == 0 and "sie stand auf" in out
+        code, out, _ = run_de(capsys, tmp_path, "roster", "clear", "--port", url)
+        assert code == 0 and out.startswith("Namensliste von ") and dev.roster == []
+        monkeypatch.setattr("tafel_host.link.cli.time.time", lambda: 0)
+        code, _, err = run_de(capsys, tmp_path, "clock", "--port", url)
+        assert code == 2 and "Die Uhr dieses Laptops richtig stellen" in err
+    finally:
+        dev.close()
