@@ -31,7 +31,7 @@ TEXTS = {
     "port_of_device": "%s (Gerät %s)",
     "several_answered": "mehrere Tafel-Geräte haben geantwortet: %s. Eines mit --port oder %s wählen.",
     "no_permission_to": " (keine Berechtigung)",
-    # Kartennamen (tafel points, tafel rules): die Codes von tafel.errors.CardError als "card_" + Code
+    # card names (tafel points, tafel rules): tafel.errors.CardError's codes as "card_" + code
     "card_colour_type": "eine Farbe ist Text, nicht %r",
     "card_colour": "unbekannte Farbe '%s'",
     "card_number": "keine Karte hat die Zahl '%s': die Zahlen gehen von 0 bis 9",
@@ -69,4 +69,53 @@ TEXTS = {
     "clock_set_unset": "Uhr von %s auf %s UTC gestellt; sie war nicht gestellt",
     "clock_set": "Uhr von %s auf %s UTC gestellt; sie stand auf %s UTC (%+d s)",
     "time_out_of_range": "eine Zeit außerhalb des Bereichs",
+    # tafel update (update/client.py); the device's refusals themselves are update/refusals.py's (English)
+    "up_forgot": "das Gerät hat die Übertragung vergessen (neu gestartet?): tafel update noch einmal ausführen",
+    "up_stuck": "die Übertragung kommt nicht voran (%s)",
+    "up_silence": "Stille",
+    "up_bad_blocks": "beschädigte Blöcke",
+    "up_block": "das Gerät nimmt Blöcke von höchstens %d Bytes; dieses tafel sendet %d",
+    "up_cannot_send": "kann %s nicht senden: %s (%s)",
+    "up_bar": "Update %s",
+    "up_device": "Gerät %s: %s",
+    "up_this_bundle": "das Gerät läuft schon mit %s (genau diesem Paket)",
+    "up_waiting_trial": "es ist in der Probezeit: warten, bis es sich bestätigt",
+    "up_sending": "sende %s (%d Dateien)",
+    "up_staged": "%s bereitgelegt und geprüft: %s Bytes gesendet, %d von %d Dateien waren schon auf dem Gerät "
+                 "(%.1f s)",
+    "up_restarts": "das Gerät startet %s zur Probe neu; warten, bis es sich bestätigt (höchstens %d s)",
+    "up_same_hint": " Um dieselbe Version noch einmal aufzuspielen, das Paket mit --allow-downgrade bauen.",
+    "up_refused": "das Gerät hat das Update abgelehnt: %s%s (%s)",
+    "up_again": "%s (tafel update noch einmal ausführen: es macht dort weiter, wo es aufgehört hat)",
+    "up_was_rolled_back": "%s wurde auf diesem Gerät %s zurückgenommen (%s)",
+    "up_rolled_back_force": "%s; mit --force noch einmal senden (rolled_back)",
+    "up_rolled_back_again": "%s; sende es noch einmal (--force)",
+    "up_other_content": "aus anderem Inhalt gebaut (Paket %s, dieses %s)",
+    "up_unknown_bundle": "aus einem Paket, das dieses tafel nicht erkennt (das Gerät nennt keines)",
+    "up_other_build": "das Gerät läuft schon mit %s, %s; um dieses Paket darüber aufzuspielen, mit --force "
+                      "senden (das Gerät nimmt es nur, wenn es mit --allow-downgrade gebaut wurde) (other_build)",
+    "up_anyway": "das Gerät läuft schon mit %s, %s; sende es trotzdem (--force)",
+    "up_not_sent": "nicht gesendet: %s Es ist bei Start %d von %d und bestätigt sich nach %d s weiterer "
+                   "Laufzeit. (on_trial)",
+    "up_stopped_waiting": "Warten beendet: das Gerät setzt die Probe von %s allein fort; tafel info sagt, wie "
+                          "sie ausging",
+    "up_confirmed": "das Gerät wurde neu gestartet und läuft mit %s; es hat sich als gesund bestätigt%s",
+    "up_probation": " (auf Bewährung: ein Absturz in den ersten Minuten nimmt es noch zurück)",
+    "up_no_record": "%s startete, dann kam das Gerät mit %s zurück, ohne Aufzeichnung des Grundes",
+    "up_rolled_back": "das Update wurde zurückgenommen: %s; das Gerät läuft wieder mit %s (Spiele und "
+                      "Einstellungen sind unberührt)",
+    "up_advice": "Scheitert %s, kehrt das Gerät von selbst zu %s zurück, nach %d Starts: in ein paar Minuten "
+                 "mit tafel info nachsehen. Bleibt es dunkel oder startet es immer wieder neu, ausschalten und %s "
+                 "beim Einschalten halten: es kehrt zu %s zurück (docs/updates.md, Probestarts und Rücknahme).",
+    "up_still_trial": "%s ist nach %d s noch in der Probezeit (Start %d von %d, es bestätigt sich nach %d s "
+                      "weiterer Laufzeit). %s",
+    "up_not_switched": "das Gerät läuft noch mit %s, %d s nach dem Umschalten auf %s, und zeichnet keine "
+                       "Rücknahme auf. %s",
+    "up_silent": "das Gerät antwortet seit %d s nicht (es wurde auf %s umgeschaltet, vor %d s; eine ganze Probe "
+                 "dauert höchstens %d s). %s",
+    # the trial's progress (update/trial.py)
+    "tr_boot": "in der Probezeit: Start %d von %d",
+    "tr_confirms_in": ", bestätigt sich in %d s",
+    "tr_restart_into": "warte, bis das Gerät mit %s neu startet",
+    "tr_come_back": "warte, bis das Gerät wieder antwortet",
 }

@@ -67,4 +67,49 @@ TEXTS = {
     "clock_set_unset": "clock of %s set to %s UTC; it was not set",
     "clock_set": "clock of %s set to %s UTC; it was %s UTC (%+d s)",
     "time_out_of_range": "a time out of range",
+    # tafel update (update/client.py); the device's refusals themselves are update/refusals.py's (English)
+    "up_forgot": "the device forgot the transfer (restarted?): run tafel update again",
+    "up_stuck": "the transfer makes no progress (%s)",
+    "up_silence": "silence",
+    "up_bad_blocks": "bad blocks",
+    "up_block": "the device takes blocks of %d bytes at most; this tafel sends %d",
+    "up_cannot_send": "cannot send %s: %s (%s)",
+    "up_bar": "update %s",
+    "up_device": "device %s: %s",
+    "up_this_bundle": "the device runs %s already (this very bundle)",
+    "up_waiting_trial": "it is on trial: waiting for it to confirm itself",
+    "up_sending": "sending %s (%d files)",
+    "up_staged": "staged and checked %s: %s bytes sent, %d of %d files were on the device already (%.1f s)",
+    "up_restarts": "the device restarts into %s on trial; waiting until it confirms itself (at most %d s)",
+    "up_same_hint": " To install the same version again, build the bundle with --allow-downgrade.",
+    "up_refused": "the device refused the update: %s%s (%s)",
+    "up_again": "%s (run tafel update again: it continues where it stopped)",
+    "up_was_rolled_back": "%s was rolled back on this device %s (%s)",
+    "up_rolled_back_force": "%s; send it again with --force (rolled_back)",
+    "up_rolled_back_again": "%s; sending it again (--force)",
+    "up_other_content": "built from other content (bundle %s, this one %s)",
+    "up_unknown_bundle": "from a bundle this tafel cannot tell (the device names none)",
+    "up_other_build": "the device runs %s already, %s; to install this bundle over it send it with --force (the "
+                      "device takes it only if it was built with --allow-downgrade) (other_build)",
+    "up_anyway": "the device runs %s already, %s; sending it anyway (--force)",
+    "up_not_sent": "not sent: %s It is on boot %d of %d and confirms itself after %d s more of running. (on_trial)",
+    "up_stopped_waiting": "stopped waiting: the device goes on with the trial of %s by itself; tafel info tells "
+                          "how it went",
+    "up_confirmed": "the device restarted and runs %s; it confirmed itself healthy%s",
+    "up_probation": " (on probation: a crash in its first minutes still rolls it back)",
+    "up_no_record": "%s started, then the device came back with %s without a record of why",
+    "up_rolled_back": "the update was rolled back: %s; the device runs %s again (games and settings are untouched)",
+    "up_advice": "If %s fails, the device goes back to %s by itself after %d boots: check with tafel info in a few "
+                 "minutes. If it stays dark or keeps restarting, switch it off and hold %s while switching it on: "
+                 "it goes back to %s (docs/updates.md, \"Trial boots and rollback\").",
+    "up_still_trial": "%s is still on trial after %d s (boot %d of %d, it confirms itself after %d s more of "
+                      "running). %s",
+    "up_not_switched": "the device still runs %s %d s after switching to %s and records no rollback. %s",
+    "up_silent": "the device has not answered for %d s (it was switched to %s %d s ago; a whole trial takes at "
+                 "most %d s). %s",
+    # the trial's progress (update/trial.py)
+    "tr_boot": "on trial: boot %d of %d",
+    "tr_confirms_in": ", confirms in %d s",
+    "tr_restart_into": "waiting for the device to restart into %s",
+    "tr_come_back": "waiting for the device to come back",
 }
