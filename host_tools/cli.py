@@ -26,12 +26,24 @@ def _parse_values(pairs):
     for pair in pairs:
         rank, sep, points = pair.rpartition("=")
         if not sep or not rank.strip():
-            raise CardError("a value is RANK=POINTS, e.g. 'wild=40', not '%s'" % pair)
+            raise CardError(lang.say("value_form", pair))
         try:
             values[rank.strip()] = int(points)
         except ValueError:
-            raise CardError("points for '%s' must be a whole number, not '%s'" % (rank.strip(), points)) from None
+            raise CardError(lang.say("value_points", rank.strip(), points)) from None
     return values or None
+
+
+def card_error(err):
+    """A card's error in the laptop's language: the core's English message said again by its code
+    (tafel.errors.CardError: code and words; texts_*_tools.py: "card_" + code); else as it is."""
+    code = getattr(err, "code", None)
+    if code is None:
+        return str(err)
+    try:
+        return lang.say("card_" + code, *err.words)
+    except KeyError:
+        return str(err)
 
 
 def points(args):
@@ -109,7 +121,7 @@ def main(argv=None):
     try:
         return args.run(args)
     except CardError as err:
-        print("tafel: %s" % err, file=sys.stderr)
+        print("tafel: %s" % card_error(err), file=sys.stderr)
         return Exit.USAGE
     except KeyboardInterrupt:
         print("tafel: %s" % lang.say("interrupted"), file=sys.stderr)

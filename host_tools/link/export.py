@@ -227,12 +227,13 @@ def load(path):
         with open(path, encoding="utf-8") as src:
             doc = json.load(src)
     except (OSError, UnicodeDecodeError, ValueError) as err:
-        raise ExportError(say("cannot_read", path, _why_unreadable(err))) from None
+        raise ExportError(say("cannot_read", path, why_unreadable(err))) from None
     return check(doc, str(path))
 
 
-def _why_unreadable(err):
-    # Python's own words for the usual cases are English: the language's instead.
+def why_unreadable(err):
+    """Why a file cannot be read, in the laptop's language: Python's own words for the usual cases
+    are English (roster_cli reads a file of names with it too)."""
     for kind, key in ((FileNotFoundError, "no_such_file"), (IsADirectoryError, "is_folder"),
                       (PermissionError, "no_permission"), (UnicodeDecodeError, "not_utf8"),
                       (ValueError, "not_json")):

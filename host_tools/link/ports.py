@@ -13,6 +13,7 @@ import os
 import sys
 
 from ..exits import Exit
+from ..lang import say
 
 ENV = "TAFEL_PORT"
 
@@ -83,8 +84,7 @@ def lock(port, folder=None):
     except OSError:
         pid = _pid_in(fd)
         os.close(fd)
-        raise PortBusy("port %s is in use by another tafel command (%s): wait until it is done, or end it"
-                       % (port, "pid %s" % pid if pid else "pid unknown")) from None
+        raise PortBusy(say("port_busy", port, say("pid", pid) if pid else say("pid_unknown"))) from None
     os.lseek(fd, PID_AT, os.SEEK_SET)
     os.write(fd, (b"%d\n" % os.getpid()).ljust(12))
     _held[key] = [fd, 1]
@@ -165,17 +165,12 @@ def hints(platform=None):
     """What usually stands between a user and a serial port on this system."""
     platform = sys.platform if platform is None else platform
     if platform.startswith("linux"):
-        return ("On Linux: your user needs the serial group to open the port: "
-                "sudo usermod -aG dialout $USER (uucp on Arch), then log out and in again. "
-                "ModemManager probes a freshly plugged /dev/ttyACM* for a few seconds: wait and retry, "
-                "or stop it (sudo systemctl stop ModemManager).")
+        return say("hint_linux")
     if platform == "darwin":
-        return ("On macOS: use the /dev/cu.* port, not /dev/tty.* (which waits for a carrier signal). "
-                "CP210x and CH340 boards may need their vendor's driver on older macOS.")
+        return say("hint_macos")
     if platform.startswith("win"):
-        return ("On Windows: the port is COMn (Device Manager, Ports (COM & LPT)); close other programs "
-                "that hold it (a serial monitor, Thonny, an IDE). CP210x and CH340 boards need their driver.")
-    return "Name the port with --port."
+        return say("hint_windows")
+    return say("hint_other")
 
 
 def comports():
@@ -202,7 +197,7 @@ def explicit(port=None, env=None):
 
 def simulators(sims):
     """The running simulators' ports as candidates: (pseudo-terminal, what it is)."""
-    return [(port, "Tafel simulator, pid %d" % pid) for port, pid in sims()]
+    return [(port, say("simulator_pid", pid)) for port, pid in sims()]
 
 
 def find(probe, port=None, env=None, list_ports=None, platform=None, sims=None):
@@ -220,15 +215,15 @@ def find(probe, port=None, env=None, list_ports=None, platform=None, sims=None):
         except PortBusy:
             raise
         except OSError as err:
-            raise PortError("cannot open %s (from %s): %s\n%s" % (named, source, _why(err), hints(platform))) from None
+            raise PortError(say("cannot_open", named, source, _why(err), hints(platform))) from None
         except Exception as err:
             why = _why(err)
             code = getattr(err, "exit_code", Exit.NO_DEVICE)
             if code != Exit.NO_DEVICE:  # it says itself what it is: the MicroPython prompt answered (errors.AtRepl)
                 raise PortError("%s: %s" % (named, why), code=code) from None
             if "REPL" not in why:
-                why += ". Is the Tafel app running (not stopped at the REPL)?"
-            raise PortError("no Tafel answered on %s (from %s): %s" % (named, source, why)) from None
+                why += ". " + say("app_running")
+            raise PortError(say("no_answer_on", named, source, why)) from None
     if sims is None:
         if list_ports is None:
             from . import simports
@@ -240,10 +235,8 @@ def find(probe, port=None, env=None, list_ports=None, platform=None, sims=None):
     found = candidates(infos) + simulators(sims)
     if not found:
         others = sorted(info.device for info in infos)
-        seen = ("; serial ports seen: %s (use --port if one of them is it)" % ", ".join(others)) if others else ""
-        raise PortError("no Tafel found: no USB serial port of an ESP32 bridge (Espressif, CP210x, CH340, "
-                        "FTDI) and no simulator running (tafel sim)%s. Plug the device in with a data cable, "
-                        "or name the port with --port or %s.\n%s" % (seen, ENV, hints(platform)))
+        seen = say("ports_seen", ", ".join(others)) if others else ""
+        raise PortError(say("no_tafel_found", seen, ENV, hints(platform)))
     answered, failed, busy = [], [], []
     repl = False  # a board answered from the MicroPython prompt
     for device, what in found:
@@ -261,19 +254,17 @@ def find(probe, port=None, env=None, list_ports=None, platform=None, sims=None):
     if not answered and busy:
         raise busy[0]
     if not answered and repl:
-        raise PortError("no Tafel app answered on %s" % "; ".join(failed), code=Exit.AT_PROMPT)
+        raise PortError(say("no_app_answered", "; ".join(failed)), code=Exit.AT_PROMPT)
     if not answered:
-        raise PortError("no Tafel answered on %s.\nIs the Tafel app running (not stopped at the REPL)?\n%s"
-                        % ("; ".join(failed), hints(platform)))
-    names = ", ".join("%s (device %s)" % (device, _device_id(link)) for device, link in answered)
-    raise PortError("several Tafel devices answered: %s. Choose one with --port or %s."
-                    % (names, ENV), code=Exit.USAGE)
+        raise PortError(say("none_answered", "; ".join(failed), say("app_running"), hints(platform)))
+    names = ", ".join(say("port_of_device", device, _device_id(link)) for device, link in answered)
+    raise PortError(say("several_answered", names, ENV), code=Exit.USAGE)
 
 
 def _why(err):
     text = str(err).strip() or type(err).__name__
     if isinstance(err, PermissionError) or "Permission denied" in text:
-        text += " (no permission)"
+        text += say("no_permission_to")
     return text
 
 

@@ -4,9 +4,10 @@ import time
 from pathlib import Path
 
 from tafel import wire
-from tafel.names import MAX_NAME, folded, name_problem, shown
+from tafel.names import MAX_NAME, bad_char, folded, name_problem, shown, undrawable
 
 from ..exits import Exit
+from ..lang import say as text
 from . import export
 from .cli import port_options, say, session
 
@@ -54,41 +55,51 @@ def roster_problem(names):
     MAX_NAME, more than ROSTER_MAX names."""
     for i, name in enumerate(names, 1):
         if not name.strip():
-            return ("name %d is blank: give names, or empty the roster with `tafel roster clear`" % i)
+            return text("roster_blank", i)
         problem = name_problem(name)
         if problem:
-            return "name %d: %s" % (i, problem[1])
+            return text("roster_name", i, _name_problem(problem[0], name.strip()))
     distinct = {folded(name.strip()).lower() for name in names}
     if len(distinct) > ROSTER_MAX:
-        return ("%d names: the device's roster holds at most %d; push %d or fewer"
-                % (len(distinct), ROSTER_MAX, ROSTER_MAX))
+        return text("roster_too_many", len(distinct), ROSTER_MAX, ROSTER_MAX)
     return None
+
+
+def _name_problem(code, name):
+    # tafel.names.name_problem's refusal in the laptop's language (its message is English)
+    if code == "name_long":
+        return text("name_long", shown(name), MAX_NAME)
+    at = bad_char(name)
+    if at >= 0:
+        return text("name_bad", shown(name), shown(name[at]), at + 1)
+    at = undrawable(name)
+    return text("name_undrawable", name, name[at], at + 1)
 
 
 def run_roster_push(args):
     names = list(args.names)
     if args.file:
         try:
-            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+            content = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as err:
-            say("cannot read %s: %s" % (args.file, err))
+            say(text("cannot_read", args.file, export.why_unreadable(err)))
             return Exit.USAGE
-        names += [line.strip() for line in text.splitlines() if line.strip()]
+        names += [line.strip() for line in content.splitlines() if line.strip()]
     if not names:
-        say("no names to push: give them as arguments or with --file (to empty the roster: tafel roster clear)")
+        say(text("roster_no_names"))
         return Exit.USAGE
     problem = roster_problem(names)
     if problem:
-        say("%s. Nothing was sent; the roster stays as it is." % problem)
+        say(text("roster_unsent", problem))
         return Exit.USAGE
     sent = [folded(name.strip()) for name in names]
     for name, form in zip(names, sent):
         if form != name.strip():  # the same table the device draws by (tafel.names.FOLD_FROM)
-            say("'%s' is sent as '%s': the device shows these letters without their marks" % (name.strip(), form))
+            say(text("roster_folded", name.strip(), form))
 
     def push(link):
         stored = link.roster_push(sent)
-        print("roster: %d names stored on %s" % (stored, link.hello["id"]))
+        print(text("roster_stored", stored, link.hello["id"]))
         return Exit.OK
 
     return session(args, push)
@@ -97,7 +108,7 @@ def run_roster_push(args):
 def run_roster_clear(args):
     def clear(link):
         link.roster_push([])
-        print("roster of %s emptied" % link.hello["id"])
+        print(text("roster_emptied", link.hello["id"]))
         return Exit.OK
 
     return session(args, clear)
@@ -106,16 +117,16 @@ def run_roster_clear(args):
 def run_clock(args):
     now = int(time.time())
     if not 1 <= now <= wire.CLOCK_MAX:
-        say("this laptop's clock says %d s since 1970 (%s); the device takes 1 to %d (up to %s). "
-             "Set this laptop's clock right, then run tafel clock again." % (
-                 now, _utc(now), wire.CLOCK_MAX, _utc(wire.CLOCK_MAX)))
+        say(text("clock_range", now, _utc(now), wire.CLOCK_MAX, _utc(wire.CLOCK_MAX)))
         return Exit.USAGE
 
     def clock(link):
         before = link.set_clock(now)
-        was = "was not set" if not before else "was %s UTC (%+d s)" % (
-            export.iso(before)[:19].replace("T", " "), before - now)
-        print("clock of %s set to %s UTC; it %s" % (link.hello["id"], export.iso(now)[:19].replace("T", " "), was))
+        at = export.iso(now)[:19].replace("T", " ")
+        if not before:
+            print(text("clock_set_unset", link.hello["id"], at))
+        else:
+            print(text("clock_set", link.hello["id"], at, export.iso(before)[:19].replace("T", " "), before - now))
         return Exit.OK
 
     return session(args, clock)
@@ -125,4 +136,4 @@ def _utc(epoch):
     try:
         return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(epoch))
     except (OverflowError, OSError, ValueError):
-        return "a time out of range"
+        return text("time_out_of_range")

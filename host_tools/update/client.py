@@ -35,10 +35,12 @@ from tafel.bundle.manifest import compare_versions
 from tafel.records import varints
 
 from ..exits import Exit
+from ..lang import say
 from ..link import cli as link_cli
 from ..link.cli import ON_TRIAL, PROBATION, rollback_when, rollback_why
 from ..link.client import Link
 from ..link.errors import DeviceError, DeviceGone, LinkError
+from ..link.export import why_unreadable
 from ..progress import Bar
 from . import refusals
 from .bundle_build import read_manifest_unchecked
@@ -123,11 +125,11 @@ def send(link, data, progress=None):
         before = have
         state, have, wanted = parse_status(_ask(link, wire.UPDATE_STATUS, b"", STATUS_TIMEOUT))
         if state == 0:
-            raise DeviceGone("the device forgot the transfer (restarted?): run tafel update again")
+            raise DeviceGone(say("up_forgot"))
         now_left = sum(m.files[i].stored - got for i, got in wanted) if have >= len(head) else len(head) - have
         stalls = 0 if have > before or now_left < left else stalls + 1
         if stalls >= STALLS:
-            raise DeviceGone("the transfer makes no progress (%s)" % ("silence" if ended is None else "bad blocks"))
+            raise DeviceGone(say("up_stuck", say("up_silence" if ended is None else "up_bad_blocks")))
     ending = time.monotonic()
     r = wire.Body(_ask(link, wire.UPDATE_END, b"", END_TIMEOUT))
     out.version = r.text()
@@ -150,8 +152,7 @@ def _stream(link, pieces, on_flash):
             marks.append((len(stream), len(piece)))
     body = _ask(link, wire.UPDATE_SEND, varints(len(stream)))
     if _varint(body) < wire.UPDATE_BLOCK:
-        raise LinkError("the device takes blocks of %d bytes at most; this tafel sends %d"
-                        % (_varint(body), wire.UPDATE_BLOCK))
+        raise LinkError(say("up_block", _varint(body), wire.UPDATE_BLOCK))
     seq = link.seq
     sent = taken = block = 0
     heard = time.monotonic()
@@ -161,7 +162,7 @@ def _stream(link, pieces, on_flash):
             try:
                 link.port.write(stream[sent:limit])
             except OSError as err:
-                raise DeviceGone("cannot write to the port: %s" % err) from None
+                raise DeviceGone(say("port_write", err)) from None
             link.wire_out += limit - sent
             sent = limit
         for kind, rseq, rbody, _ in _incoming(link, wait=sent >= limit):
@@ -195,7 +196,7 @@ def _incoming(link, wait):
         n = port.in_waiting
         got = port.read(n) if n else (port.read(1) if wait else b"")
     except (OSError, TypeError, AttributeError) as err:
-        raise DeviceGone("the port went away: %s" % (err or type(err).__name__)) from None
+        raise DeviceGone(say("port_gone", err or type(err).__name__)) from None
     link.rx_buf += got
     link.wire_in += len(got)
     frames = []
@@ -253,12 +254,12 @@ def run_update(args):
     try:
         data = Path(args.bundle).read_bytes()
     except OSError as err:
-        _say("cannot read %s: %s" % (args.bundle, err.strerror or err))
+        _say(say("cannot_read", args.bundle, why_unreadable(err)))
         return Exit.USAGE
     try:
         m = check_bundle(data)
     except BadBundle as err:
-        _say("cannot send %s: %s (%s)" % (args.bundle, err, err.key))
+        _say(say("up_cannot_send", args.bundle, err, err.key))
         return Exit.USAGE
     link, code = link_cli.connect(args)
     if link is None:
@@ -274,38 +275,37 @@ def run_update(args):
 def _update(held, args, data, m):
     link = held[0]
     version, bid = m.version, bundle_id(data)
-    bar = Bar("update %s" % version)
+    bar = Bar(say("up_bar", version))
     try:
         info = link.info()
         running = info["firmware"]
-        print("device %s: %s" % (link.hello["id"], link_cli.update_state(info)))
+        print(say("up_device", link.hello["id"], link_cli.update_state(info)))
         if _same(running, version) and info["bundle_id"] == bid:
-            print("the device runs %s already (this very bundle)" % version)
+            print(say("up_this_bundle", version))
             if info["state"] != ON_TRIAL:
                 return Exit.OK
-            print("it is on trial: waiting for it to confirm itself")
+            print(say("up_waiting_trial"))
             return _trial(held, version, info, args)
         code = _before_sending(info, version, bid, args.force)
         if code is not None:
             return code
-        print("sending %s (%d files)" % (version, len(m.files)))
+        print(say("up_sending", version, len(m.files)))
         result = send(link, data, bar)
         bar.stop()
-        print("staged and checked %s: %s bytes sent, %d of %d files were on the device already (%.1f s)"
-              % (result.version, "{:,}".format(result.sent), result.skipped, result.files, result.seconds))
-        print("the device restarts into %s on trial; waiting until it confirms itself (at most %d s)"
-              % (result.version, trial_seconds(info)))
+        print(say("up_staged", result.version, "{:,}".format(result.sent), result.skipped, result.files,
+                  result.seconds))
+        print(say("up_restarts", result.version, trial_seconds(info)))
         return _trial(held, result.version, info, args)
     except UpdateRefused as err:
         bar.stop()
         hint = ""
         if err.key == "same_version":
-            hint = " To install the same version again, build the bundle with --allow-downgrade."
-        _say("the device refused the update: %s%s (%s)" % (err, hint, err.key))
+            hint = say("up_same_hint")
+        _say(say("up_refused", err, hint, err.key))
         return Exit.FAILED
     except LinkError as err:
         bar.stop()
-        _say("%s (run tafel update again: it continues where it stopped)" % err)
+        _say(say("up_again", err))
         return Exit.FAILED
 
 
@@ -321,23 +321,20 @@ def _before_sending(info, version, bid, force):
     running = info["firmware"]
     rec = next((r for r in info["rollbacks"] if _same(r["version"], version)), None)
     if rec is not None:
-        said = "%s was rolled back on this device %s (%s)" % (version, rollback_when(rec["at"]), rollback_why(rec))
+        said = say("up_was_rolled_back", version, rollback_when(rec["at"]), rollback_why(rec))
         if not force:
-            _say("%s; send it again with --force (rolled_back)" % said)
+            _say(say("up_rolled_back_force", said))
             return Exit.FAILED
-        print("%s; sending it again (--force)" % said)
+        print(say("up_rolled_back_again", said))
     if _same(running, version):
-        other = ("built from other content (bundle %s, this one %s)" % (info["bundle_id"], bid) if info["bundle_id"]
-                 else "from a bundle this tafel cannot tell (the device names none)")
+        other = (say("up_other_content", info["bundle_id"], bid) if info["bundle_id"] else say("up_unknown_bundle"))
         if not force:
-            _say("the device runs %s already, %s; to install this bundle over it send it with --force (the "
-                 "device takes it only if it was built with --allow-downgrade) (other_build)" % (version, other))
+            _say(say("up_other_build", version, other))
             return Exit.FAILED
-        print("the device runs %s already, %s; sending it anyway (--force)" % (version, other))
+        print(say("up_anyway", version, other))
     if info["state"] == ON_TRIAL:
-        _say("not sent: %s It is on boot %d of %d and confirms itself after %d s more of running. (on_trial)"
-             % (refusals.sentence("on_trial", running), info["tries"], info["tries_max"],
-                -(-info["confirm_left_ms"] // 1000)))
+        _say(say("up_not_sent", refusals.sentence("on_trial", running), info["tries"], info["tries_max"],
+                 -(-info["confirm_left_ms"] // 1000)))
         return Exit.FAILED
     return None
 
@@ -354,17 +351,14 @@ def _trial(held, version, before, args):
         t = wait_trial(link, version, before, reopen, waiting)
     except KeyboardInterrupt:
         waiting.stop()
-        _say("stopped waiting: the device goes on with the trial of %s by itself; tafel info tells how it went"
-             % version)
+        _say(say("up_stopped_waiting", version))
         return Exit.INTERRUPTED
     finally:
         waiting.stop()
     held[0] = t.link
     old = before["firmware"]
     if t.outcome == CONFIRMED:
-        print("the device restarted and runs %s; it confirmed itself healthy%s" % (
-            version, " (on probation: a crash in its first minutes still rolls it back)"
-            if t.info["state"] == PROBATION else ""))
+        print(say("up_confirmed", version, say("up_probation") if t.info["state"] == PROBATION else ""))
         if t.link is not None:
             t.link.bye()
         return Exit.OK
@@ -373,22 +367,15 @@ def _trial(held, version, before, args):
         if t.record is not None:
             why = rollback_why(t.record, version)
         else:
-            why = "%s started, then the device came back with %s without a record of why" % (version, now)
-        _say("the update was rolled back: %s; the device runs %s again (games and settings are untouched)"
-             % (why, now))
+            why = say("up_no_record", version, now)
+        _say(say("up_rolled_back", why, now))
         return Exit.FAILED
-    advice = ("If %s fails, the device goes back to %s by itself after %d boots: check with tafel info in a few "
-              "minutes. If it stays dark or keeps restarting, switch it off and hold %s while switching it on: "
-              "it goes back to %s (docs/updates.md, \"Trial boots and rollback\")."
-              % (version, old, before["tries_max"], RECOVERY_KEY, old))
+    advice = say("up_advice", version, old, before["tries_max"], RECOVERY_KEY, old)
     if t.outcome == STILL_ON_TRIAL:
-        _say("%s is still on trial after %d s (boot %d of %d, it confirms itself after %d s more of running). %s"
-             % (version, t.seconds, t.info["tries"], t.info["tries_max"], -(-t.info["confirm_left_ms"] // 1000),
-                advice))
+        _say(say("up_still_trial", version, t.seconds, t.info["tries"], t.info["tries_max"],
+                 -(-t.info["confirm_left_ms"] // 1000), advice))
     elif t.outcome == NOT_SWITCHED:
-        _say("the device still runs %s %d s after switching to %s and records no rollback. %s"
-             % (t.info["firmware"], t.seconds, version, advice))
+        _say(say("up_not_switched", t.info["firmware"], t.seconds, version, advice))
     else:
-        _say("the device has not answered for %d s (it was switched to %s %d s ago; a whole trial takes at "
-             "most %d s). %s" % (t.quiet, version, t.seconds, t.limit, advice))
+        _say(say("up_silent", t.quiet, version, t.seconds, t.limit, advice))
     return Exit.FAILED

@@ -5,6 +5,7 @@
 import sys
 import time
 
+from ..lang import say
 from ..link.cli import ON_TRIAL
 from ..link.errors import DeviceGone, LinkError
 
@@ -80,16 +81,16 @@ def wait_trial(link, version, before, reopen=None, show=None):
                 if info["state"] != ON_TRIAL:
                     t.outcome = CONFIRMED
                     return t
-                text = "on trial: boot %d of %d" % (info["tries"], info["tries_max"])
-                countdown = ", confirms in %d s" % -(-info["confirm_left_ms"] // 1000)
+                text = say("tr_boot", info["tries"], info["tries_max"])
+                countdown = say("tr_confirms_in", -(-info["confirm_left_ms"] // 1000))
             else:
                 t.record = new_rollback(info, before, version)
                 if info["state"] != ON_TRIAL and (t.record is not None or seen):
                     t.outcome = ROLLED_BACK
                     return t
-                text, countdown = "waiting for the device to restart into %s" % version, ""
+                text, countdown = say("tr_restart_into", version), ""
         else:
-            text, countdown = "waiting for the device to come back", ""
+            text, countdown = say("tr_come_back"), ""
         t.quiet = now - heard
         if t.seconds >= t.limit:
             if info is None:
@@ -115,7 +116,7 @@ def _look(t, reopen):
         if reopen is not None:
             try:
                 t.link.close()
-            except Exception:  # noqa: a port that vanished may not close cleanly
+            except Exception:  # a port that vanished may not close cleanly
                 pass
             t.link = None
         return None

@@ -126,10 +126,10 @@ def _known(word):
 def colour_code(word):
     """Code of a colour given as text ("red", "Grün", "rote", ...)."""
     if not isinstance(word, str):
-        raise CardError("a colour is text, not %r" % (word,))
+        raise CardError("a colour is text, not %r" % (word,), "colour_type", (word,))
     code = _colour(_fold(word.strip()))
     if code is None:
-        raise CardError("unknown colour '%s'" % word.strip())
+        raise CardError("unknown colour '%s'" % word.strip(), "colour", (word.strip(),))
     return code
 
 
@@ -138,8 +138,9 @@ def rank_code(word):
     code = _rank(_words(word))
     if code is None:
         if _number(word.strip()):
-            raise CardError("no card has the number '%s': numbers run from 0 to 9" % word.strip())
-        raise CardError("unknown rank '%s'" % word.strip())
+            raise CardError("no card has the number '%s': numbers run from 0 to 9" % word.strip(), "number",
+                            (word.strip(),))
+        raise CardError("unknown rank '%s'" % word.strip(), "rank", (word.strip(),))
     return code
 
 
@@ -153,7 +154,7 @@ def parse_card(card, need_colour=True):
     points do not depend on the colour): then "7" -> (None, 7).
     """
     if not isinstance(card, str):
-        raise CardError("a card is text, not %r" % (card,))
+        raise CardError("a card is text, not %r" % (card,), "card_type", (card,))
     words = _words(card)
     shown = card.strip()
     colour = None
@@ -167,37 +168,44 @@ def parse_card(card, need_colour=True):
         if said:
             _unknown_word(words[1:], shown)
             _bad_number(words[1:], shown)
-            raise CardError("unknown rank '%s' in '%s'" % (" ".join(words[1:]), shown))
+            rest = " ".join(words[1:])
+            raise CardError("unknown rank '%s' in '%s'" % (rest, shown), "rank_in", (rest, shown))
         _unknown(words, shown)
     if colour is not None and rank >= FIRST_BLACK:
-        raise CardError("'%s' is a black card and has no colour" % " ".join(words[1:]))
+        rest = " ".join(words[1:])
+        raise CardError("'%s' is a black card and has no colour" % rest, "black", (rest,))
     if said and colour is None and rank < FIRST_BLACK:
-        raise CardError("'%s' is no black card: say its colour, e.g. 'red %s'" % (shown, " ".join(words[1:])))
+        rest = " ".join(words[1:])
+        raise CardError("'%s' is no black card: say its colour, e.g. 'red %s'" % (shown, rest), "not_black",
+                        (shown, rest))
     if need_colour and colour is None and rank < FIRST_BLACK:
-        raise CardError("'%s' needs a colour, e.g. 'red %s'" % (shown, shown))
+        raise CardError("'%s' needs a colour, e.g. 'red %s'" % (shown, shown), "needs_colour", (shown, shown))
     return colour, rank
 
 
 def _bad_number(words, shown):
     if len(words) == 1 and _number(words[0]):
-        raise CardError("'%s' is no card: numbers run from 0 to 9, not %s" % (shown, words[0]))
+        raise CardError("'%s' is no card: numbers run from 0 to 9, not %s" % (shown, words[0]), "number_in",
+                        (shown, words[0]))
 
 
 def _unknown(words, shown):
     # The clearest message for a card that names nothing: the first unknown word if there is one.
     if not words:
-        raise CardError("a card is empty: say e.g. 'red 7' or 'wild'")
+        raise CardError("a card is empty: say e.g. 'red 7' or 'wild'", "empty")
     if len(words) == 1 and _colour(words[0]) is not None:
-        raise CardError("'%s' is a colour; a card needs a rank too, e.g. '%s 7'" % (shown, shown))
+        raise CardError("'%s' is a colour; a card needs a rank too, e.g. '%s 7'" % (shown, shown), "colour_only",
+                        (shown, shown))
     if len(words) == 1 and _black(words[0]):
-        raise CardError("'%s' is a colour; a card needs a rank too, e.g. '%s +4'" % (shown, shown))
+        raise CardError("'%s' is a colour; a card needs a rank too, e.g. '%s +4'" % (shown, shown), "black_only",
+                        (shown, shown))
     if len(words) > 1 and _rank(words[1:]) is not None:
-        raise CardError("unknown colour '%s' in '%s'" % (words[0], shown))
+        raise CardError("unknown colour '%s' in '%s'" % (words[0], shown), "colour_in", (words[0], shown))
     _bad_number(words, shown)
     if len(words) == 1:
-        raise CardError("unknown card '%s'" % words[0])
+        raise CardError("unknown card '%s'" % words[0], "card", (words[0],))
     _unknown_word(words, shown)
-    raise CardError("unknown card '%s'" % shown)
+    raise CardError("unknown card '%s'" % shown, "card", (shown,))
 
 
 def _unknown_word(words, shown):
@@ -205,7 +213,7 @@ def _unknown_word(words, shown):
     if len(words) > 1:
         for word in words:
             if not _known(word):
-                raise CardError("unknown word '%s' in '%s'" % (word, shown))
+                raise CardError("unknown word '%s' in '%s'" % (word, shown), "word_in", (word, shown))
 
 
 def value_table(values=None):
@@ -218,7 +226,8 @@ def value_table(values=None):
         for word in values:
             points = values[word]
             if type(points) is not int or points < 0 or points > MAX_CARD_POINTS:
-                raise CardError("points for '%s' must be a whole number from 0 to %d" % (word, MAX_CARD_POINTS))
+                raise CardError("points for '%s' must be a whole number from 0 to %d" % (word, MAX_CARD_POINTS),
+                                "points", (word, MAX_CARD_POINTS))
             table[rank_code(str(word))] = points
     return tuple(table)
 
@@ -245,7 +254,7 @@ def deck_total(values=None, cards=112):
     """Points of a whole deck: 1240 for the 108-card deck, 1400 for the 112-card one."""
     table = DEFAULT_VALUES if values is None else _as_table(values)
     if cards not in (108, 112):
-        raise CardError("a deck has 108 or 112 cards, not %r" % (cards,))
+        raise CardError("a deck has 108 or 112 cards, not %r" % (cards,), "deck", (cards,))
     # Per colour: one 0, two of each 1-9 and two of each action card.
     total = 0
     for rank in range(1, FIRST_BLACK):

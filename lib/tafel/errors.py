@@ -2,7 +2,17 @@
 
 
 class CardError(ValueError):
-    """A card text that names no known card; the message names the bad token."""
+    """A card text that names no known card; the message names the bad token.
+
+    `code` names the refusal and `words` are the words it is about (the bad
+    token, the card as given), for the laptop to say it in its language (the
+    message is English); code None when there is no such name.
+    """
+
+    def __init__(self, message, code=None, words=()):
+        super().__init__(message)
+        self.code = code
+        self.words = words
 
 
 class ScoreError(ValueError):

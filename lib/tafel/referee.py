@@ -28,7 +28,7 @@ def _holds(cards, colour):
 
 def _parse_hand(hand):
     if isinstance(hand, str):
-        raise CardError("a hand is a list of cards, not one text %r" % (hand,))
+        raise CardError("a hand is a list of cards, not one text %r" % (hand,), "hand_type", (hand,))
     return [parse_card(card) for card in hand]
 
 

@@ -57,7 +57,8 @@ ONBOARD = ("hardware", "onboard")  # host_tools/hardware/onboard/: scripts the l
 
 # The laptop's tools: at the top of host_tools/ only what several packages share; everything else in its package.
 HOST_SHARED = {"__init__.py", "cli.py", "exits.py", "paths.py", "progress.py", "isotime.py", "app_files.py",
-               "rules_cli.py", "lang.py", "texts_de.py", "texts_en.py"}
+               "rules_cli.py", "lang.py", "texts_de.py", "texts_en.py",
+               "texts_de_tools.py", "texts_en_tools.py"}
 HOST_PACKAGES = {
     "sim": "`tafel sim`, the simulator's launcher",
     "link": "the laptop's end of the USB serial link, exports",

@@ -3,14 +3,16 @@ import csv
 import io
 import json
 import re
+from types import SimpleNamespace
 
 import pytest
 
 from export_fixtures import EVENING, doc, play
 from fakedevice import FakeDevice
 from tafel import rulebook
-from tafel_host import lang, texts_de, texts_en
+from tafel_host import lang, texts_de, texts_de_tools, texts_en, texts_en_tools
 from tafel_host.cli import main
+from tafel_host.link import ports
 
 TABLE = ("Jürgen", "Özlem", "Anna & Ben", "Käthe")
 
@@ -23,6 +25,9 @@ ENGLISH = {
     "stored", "free", "next", "set", "never", "last", "state", "created", "variant", "open",
     "played", "being", "penalty", "better", "fewer", "more", "per", "evening", "chart", "date",
     "unknown", "confirmed", "bundle", "score", "seat", "values", "cards", "interrupted",
+    "card", "colour", "color", "needs", "number", "numbers", "word", "rank", "red", "blue", "green", "yellow",
+    "black", "wild", "say", "serial", "seen", "found", "answered", "running", "use", "plug", "cable",
+    "several", "choose", "one", "on", "your", "wait", "retry",
 }
 
 
@@ -53,15 +58,21 @@ def test_the_locale_is_read_as_posix_orders_it_and_anything_but_german_is_englis
     assert lang.choose(None, {}) == "en"
 
 
-def test_both_catalogues_have_the_same_texts_with_the_same_placeholders():
-    assert set(texts_de.TEXTS) == set(texts_en.TEXTS)
-    for key, english in texts_en.TEXTS.items():
-        german = texts_de.TEXTS[key]
-        assert type(german) is type(english), key
-        if isinstance(english, tuple):
-            assert len(english) == len(german) == 2, key
+@pytest.mark.parametrize("german, english", [(texts_de.TEXTS, texts_en.TEXTS),
+                                              (texts_de_tools.TEXTS, texts_en_tools.TEXTS)])
+def test_both_catalogues_have_the_same_texts_with_the_same_placeholders(german, english):
+    assert set(german) == set(english)
+    for key, text in english.items():
+        assert type(german[key]) is type(text), key
+        if isinstance(text, tuple):
+            assert len(text) == len(german[key]) == 2, key
         else:
-            assert re.findall(r"%[-+0-9.]*[a-z%]", english) == re.findall(r"%[-+0-9.]*[a-z%]", german), key
+            assert re.findall(r"%[-+0-9.]*[a-z%]", text) == re.findall(r"%[-+0-9.]*[a-z%]", german[key]), key
+
+
+def test_a_languages_two_files_of_texts_share_no_key():
+    assert not set(texts_en.TEXTS) & set(texts_en_tools.TEXTS)
+    assert not set(texts_de.TEXTS) & set(texts_de_tools.TEXTS)
 
 
 def test_tafel_rules_shows_the_german_rulebook_under_a_german_locale(no_language, capsys):
@@ -100,6 +111,7 @@ def evening_export():
 
 def english_words(text, tmp_path):
     text = text.replace(str(tmp_path), "PFAD")
+    text = re.sub(r"--[a-z][a-z-]*", " ", text)  # option names (--colour, --port) are the command's words
     text = re.sub(r"<style>.*?</style>|src=\"[^\"]*\"|<[^>]+>", " ", text, flags=re.S)
     return sorted({word for word in re.findall(r"[A-Za-zÄÖÜäöüß]+", text) if word.lower() in ENGLISH})
 
@@ -198,3 +210,97 @@ def test_the_devices_flash_notes_and_link_errors_are_told_in_german():
     assert storage_notes.say({"key": "flash_low", "game": None, "detail": "12"}) == "der Flash ist fast voll: 12 KB frei"
     assert str(DeviceError("busy")) == "das Gerät meldet busy"
     assert str(NoisyLine(3, 10)).startswith("die Leitung zum Gerät ist gestört: 3 von 10")
+
+
+# -- the port search and card names --
+
+class Answered:
+    def __init__(self, device_id):
+        self.hello = {"device": device_id}
+
+    def close(self):
+        pass
+
+
+def test_the_port_search_tells_in_german_what_it_found_and_tried(capsys, data_home, tmp_path, monkeypatch):
+    seen = [SimpleNamespace(device="/dev/ttyS0", vid=None, pid=None)]
+    monkeypatch.setattr("tafel_host.link.ports.comports", lambda: seen)
+    code, _, err = run_de(capsys, tmp_path, "info")
+    assert code == 3 and err.startswith("tafel: keine Tafel gefunden") and "Ports: /dev/ttyS0" in err
+    assert run_de(capsys, tmp_path, "export")[0] == 3
+    bridges = [SimpleNamespace(device="/dev/ttyUSB%d" % i, vid=0x10C4, pid=0xEA60) for i in (0, 1)]
+    lang.use("de")
+
+    def silent(port):
+        raise RuntimeError("")
+
+    said = []
+    for probe, platform, code in ((silent, "darwin", 3), (lambda port: Answered(port[-1]), "win32", 2)):
+        with pytest.raises(ports.PortError) as failed:
+            ports.find(probe, list_ports=lambda: bridges, platform=platform,
+                       sims=lambda: [("/dev/pts/3", 4242)])
+        assert failed.value.code == code
+        assert english_words(str(failed.value), tmp_path) == [], str(failed.value)
+        said.append(str(failed.value))
+    assert "/dev/pts/3 (Tafel-Simulator, PID 4242)" in said[0] and "Unter macOS" in said[0]
+    assert said[1].startswith("mehrere Tafel-Geräte haben geantwortet: /dev/ttyUSB0 (Gerät 0), /dev/ttyUSB1")
+
+
+CARD_ERRORS = [
+    ["points", "blau -1"], ["points", "rot 10"], ["points", "Zieh"], ["points", "rot"], ["points", "lila 7"],
+    ["points", "schwarz"], ["points", "rot Zieh Fünf"], ["points", ""], ["points", "rot Joker"],
+    ["points", "grün Quatsch Zwei"], ["points", "7", "--value", "Joker=10000"], ["points", "7", "--value", "Joker"],
+    ["points", "7", "--value", "Joker=viel"], ["points", "7", "--value", "Purzel=5"],
+    ["rules", "play", "7", "--hand", "rot 3"], ["rules", "play", "rot 6", "--hand", "schwarz 6"],
+    ["rules", "play", "Joker", "--hand", "rot 3", "--colour", "lila"],
+    ["rules", "challenge", "Joker", "--hand", "rot 3"], ["rules", "challenge", "lila", "--hand", "rot 3"],
+]
+
+
+@pytest.mark.parametrize("argv", CARD_ERRORS, ids=" ".join)
+def test_a_card_names_error_is_told_in_german_with_the_word_as_given(argv, capsys, tmp_path):
+    code, out, err = run_de(capsys, tmp_path, *argv)
+    assert code == 2 and out == "" and err.startswith("tafel: ")
+    assert main(argv) == 2  # and in English, as the core says it
+    assert capsys.readouterr().err.startswith("tafel: ")
+
+
+def test_card_errors_name_the_card_in_both_languages(capsys):
+    assert main(["--lang", "de", "points", "blau -1"]) == 2
+    assert capsys.readouterr().err == "tafel: 'blau -1' ist keine Karte: die Zahlen gehen von 0 bis 9, nicht -1\n"
+    assert main(["points", "blue -1"]) == 2
+    assert capsys.readouterr().err == "tafel: 'blue -1' is no card: numbers run from 0 to 9, not -1\n"
+    assert main(["--lang", "de", "rules", "play", "7", "--hand", "rot 3"]) == 2
+    assert capsys.readouterr().err == "tafel: '7' braucht eine Farbe, z.B. 'rot 7'\n"
+
+
+# -- tafel roster and tafel clock --
+
+def test_roster_and_clock_speak_german_and_keep_their_exit_codes(capsys, data_home, tmp_path, monkeypatch):
+    dev = FakeDevice([])
+    try:
+        url = dev.url
+        code, out, err = run_de(capsys, tmp_path, "roster", "push", *TABLE, "--port", url)
+        assert code == 0 and out.startswith("Namensliste: 4 Namen auf "), err
+        assert dev.roster == list(TABLE)
+        code, out, _ = run_de(capsys, tmp_path, "roster", "pull", "--port", url)
+        assert code == 0 and out.splitlines() == list(TABLE)
+        refused = [["roster", "push", "--port", url], ["roster", "push", "", "--port", url],
+                   ["roster", "push", "Cleo\x1b[2J", "--port", url], ["roster", "push", "x" * 40, "--port", url],
+                   ["roster", "push", *("P%d" % i for i in range(70)), "--port", url],
+                   ["roster", "push", "--file", str(tmp_path / "fehlt.txt"), "--port", url]]
+        for argv in refused:
+            code, _, err = run_de(capsys, tmp_path, *argv)
+            assert code == 2 and err.startswith("tafel: "), argv
+        assert dev.roster == list(TABLE)  # nothing was sent
+        code, out, _ = run_de(capsys, tmp_path, "clock", "--port", url)
+        assert code == 0 and "sie war nicht gestellt" in out
+        code, out, _ = run_de(capsys, tmp_path, "clock", "--port", url)
+        assert code == 0 and "sie stand auf" in out
+        code, out, _ = run_de(capsys, tmp_path, "roster", "clear", "--port", url)
+        assert code == 0 and out.startswith("Namensliste von ") and dev.roster == []
+        monkeypatch.setattr("tafel_host.link.cli.time.time", lambda: 0)
+        code, _, err = run_de(capsys, tmp_path, "clock", "--port", url)
+        assert code == 2 and "Die Uhr dieses Laptops richtig stellen" in err
+    finally:
+        dev.close()

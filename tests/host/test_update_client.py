@@ -356,3 +356,42 @@ def test_info_prints_the_update_state_and_the_rollbacks(device, capsys):
     device.change({"state": 2, "tries": 0, "rollbacks": []})
     assert main(["info", "--port", device.url]) == 0
     assert "update   0.3.5 on probation" in capsys.readouterr().out
+
+
+# ---- in German (issue 27: the laptop speaks the table's language) ----------------------------
+
+def german(capsys, tmp_path, dev, path, *more):
+    """`tafel update` under --lang de: its exit code and what it said, checked for English words."""
+    from test_laptop_language import english_words
+
+    code = main(["--lang", "de", "update", "--port", dev.url, *more, str(path)])
+    out, err = capsys.readouterr()
+    assert english_words(out + err, tmp_path) == [], out + err
+    return code, out, err
+
+
+def test_tafel_update_tells_in_german_what_it_sends_and_how_the_trial_ends(bundles, device, capsys, monkeypatch,
+                                                                           tmp_path):
+    code, _, err = german(capsys, tmp_path, device, tmp_path / "fehlt.paket")
+    assert code == Exit.USAGE and "diese Datei gibt es nicht" in err
+    device.change({"rollbacks": [BOOTS]})
+    fake = FakeSend(device, [{"fw": NEW, "state": 2, "rollbacks": [BOOTS]}])
+    monkeypatch.setattr(update_client, "send", fake)
+    code, _, err = german(capsys, tmp_path, device, bundles["new"])
+    assert code == Exit.FAILED and "mit --force noch einmal senden" in err and fake.calls == 0
+    code, out, _ = german(capsys, tmp_path, device, bundles["new"], "--force")
+    assert code == Exit.OK and "es hat sich als gesund bestätigt (auf Bewährung" in out
+    device.change({"fw": NEW, "state": 0, "rollbacks": [],
+                   "bundle_id": update_client.bundle_id(bundles["other"].read_bytes())})
+    code, _, err = german(capsys, tmp_path, device, bundles["new"])
+    assert code == Exit.FAILED and "das Gerät läuft schon mit 0.3.5, aus anderem Inhalt gebaut" in err
+    device.change({"bundle_id": update_client.bundle_id(bundles["new"].read_bytes())})
+    code, out, _ = german(capsys, tmp_path, device, bundles["new"])
+    assert code == Exit.OK and "(genau diesem Paket)" in out
+
+
+def test_a_silent_device_is_reported_in_german_with_advice(bundles, device, capsys, monkeypatch, tmp_path):
+    device.change({"wdt_ms": 10})
+    monkeypatch.setattr(update_client, "send", FakeSend(device, [None] * 100))
+    code, _, err = german(capsys, tmp_path, device, bundles["new"])
+    assert code == Exit.FAILED and "das Gerät antwortet seit" in err and "0 beim Einschalten halten" in err
