@@ -39,6 +39,8 @@ def start(display, store, clock, capture=False, log=None, power=None, keypad=Non
     record = power.take_record() if power is not None else None
     if record is None or not _resume(app, record):
         app.show_game()
+        if store.setup_draft() is not None:  # a setup the power cut interrupted: as it was (ui/setup.py)
+            app.open("setup")
     if selftest:
         app.open("selftest")
     _notify_first(app, notes)

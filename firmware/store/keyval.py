@@ -1,6 +1,6 @@
 # Settings and the player roster: small values, changed by write-new-then-rename.
 #
-# Files "settings" and "roster": one frame (tafel.journal framing, number 0)
+# Files "settings", "roster" and "setup": one frame (tafel.journal framing, number 0)
 # whose payload is JSON text: an object of settings, a list of names. A file
 # that fails its CRC is moved to keep/ (bytes kept) and the defaults are used;
 # the caller reports it.
@@ -12,6 +12,7 @@ from tafel.names import MAX_NAME, bad_char, folded, name_problem, undrawable
 
 SETTINGS = "settings"
 ROSTER = "roster"
+SETUP = "setup"  # a new game's setup while it is typed (ui/setup.py): a list, gone once it is a game
 MAX_ROSTER = const(64)
 
 

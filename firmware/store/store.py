@@ -336,6 +336,23 @@ class Store:
         self._small(keyval.ROSTER, names)
         self.roster = names
 
+    def setup_draft(self):
+        """The setup a power cut (or a deep sleep) interrupted: what save_setup() kept, or None."""
+        value, _ = keyval.load(self.disk, keyval.SETUP, [])
+        return value or None
+
+    def save_setup(self, state):
+        """Keep a setup being typed (a small list, ui/setup.py), or with None forget it."""
+        if state is None:
+            if self.disk.size(keyval.SETUP) is not None:
+                self._space = None
+                try:
+                    self.disk.remove(keyval.SETUP)
+                except OSError as err:
+                    raise StoreError("save_failed", err.errno)
+            return
+        self._small(keyval.SETUP, state)
+
     def _small(self, name, value):
         space = self.space()
         if not space.can_write_small():

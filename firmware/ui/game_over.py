@@ -57,28 +57,8 @@ class GameOver(Screen):
             self.touch()
 
     def _again(self):
-        # "Same players again": the rematch phone score keepers offer in one press.
-        from tafel.cards import DEFAULT_VALUES, RANKS
-
-        app = self.app
-        game = self.game
-        values = None
-        if tuple(game.values) != DEFAULT_VALUES:
-            values = {}
-            for r in range(len(RANKS)):
-                values[RANKS[r]] = game.values[r]
-        dealer = (game.first_dealer + 1) % len(game.players)
-        try:
-            app.session.start(game.players, game.variant, game.target, values, dealer)
-        except ValueError as err:  # a core refusal (cannot happen for a game that was played)
-            app.notify(app.refusal(err))
-            return
-        except FLASH_ERRORS as err:  # flash full or failing: say so; the finished game is kept
-            app.notify(app.refused_save(err))
-            return
-        self.game = None
-        app.show_game()
-        app.open("entry")
+        if play_again(self.app, self.game):
+            self.game = None
 
     def draw_row(self, canvas, row):
         t = self.app.t
@@ -91,3 +71,28 @@ class GameOver(Screen):
             i = self.top + row - 1
             if i < self._lines():
                 canvas.centre(row, self._line(i)[:canvas.cols])
+
+
+def play_again(app, game):
+    """ "Same players again", the rematch phone score keepers offer in one press: a new game with
+    `game`'s seats, variant, target and house values, the next seat dealing first; round 1 opens.
+    False (and why, in the bottom row) if it could not start."""
+    from tafel.cards import DEFAULT_VALUES, RANKS
+
+    values = None
+    if tuple(game.values) != DEFAULT_VALUES:
+        values = {}
+        for r in range(len(RANKS)):
+            values[RANKS[r]] = game.values[r]
+    dealer = (game.first_dealer + 1) % len(game.players)
+    try:
+        app.session.start(game.players, game.variant, game.target, values, dealer)
+    except ValueError as err:  # a core refusal (cannot happen for a game that was played)
+        app.notify(app.refusal(err))
+        return False
+    except FLASH_ERRORS as err:  # flash full or failing: say so; the finished game is kept
+        app.notify(app.refused_save(err))
+        return False
+    app.show_game()
+    app.open("entry")
+    return True

@@ -263,6 +263,8 @@ class GameMenu(ListScreen):
     def __init__(self, app, view):
         items = ["continue"] if view.can_continue() else []
         items.append("h_delete")
+        if view.game is not None:
+            items.append("again")  # the same players again (ui/game_over.py)
         super().__init__(app, items)
         self.view = view
 
@@ -278,11 +280,25 @@ class GameMenu(ListScreen):
         return self.app.t("h_keys_menu")
 
     def pick(self, index):
-        if self.items[index] == "continue":
+        item = self.items[index]
+        if item == "continue":
             self.view.continue_game()
+        elif item == "again":
+            self._again(self.view.game)
         else:
             # In place of the menu: "no" goes back to the game, "yes" to the list.
             self.app.replace(self.view.ask_delete())
+
+
+    def _again(self, game):
+        from ui.game_over import play_again
+
+        app = self.app
+        running = app.session.game
+        if running is not None and not running.finished:  # it stays on flash, as setup says
+            app.open("confirm", app.t("pause_q"), lambda: play_again(app, game), app.t("pause_detail"))
+        else:
+            play_again(app, game)
 
 
 class DeleteConfirm(Confirm):

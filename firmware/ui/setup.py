@@ -1,5 +1,7 @@
 # New game setup: variant above the name list, target, seats from the roster or typed,
 # and below "start" the first dealer and the house card values (ui/card_values.py).
+# Every confirmed change of the seats is kept on flash (store.save_setup) until the game
+# starts or the table leaves the setup: after a power cut it opens again as it was.
 from micropython import const
 
 from ui.screen import FLASH_ERRORS, Screen
@@ -22,6 +24,42 @@ class Setup(Screen):
         self.values = None  # house card values (17 points by rank code), None = the standard table
         self.cursor = 0
         self.top = 0
+        draft = app.store.setup_draft()
+        if draft is not None:
+            self.restore(draft)
+
+    # ---- kept through a power cut and a deep sleep -------------------------------------
+    def resume_state(self):
+        return [self.variant, self.target, self.names, self.dealer, self.values] if self.names else None
+
+    def restore(self, state):
+        # A draft that does not fit (a damaged file, another version's) is a fresh setup.
+        if type(state) is not list or len(state) != 5:
+            return
+        variant, target, names, dealer, values = state
+        if type(variant) is not int or not 0 <= variant < len(VARIANTS) or type(target) is not int:
+            return
+        if type(names) is not list or len(names) > MAX_SEATS or type(dealer) is not int:
+            return
+        for name in names:
+            if type(name) is not str:
+                return
+        if not 0 <= dealer < max(1, len(names)) or not (values is None or type(values) is list):
+            return
+        self.variant, self.target, self.names, self.dealer, self.values = variant, target, names, dealer, values
+        self._go(2 + len(names))  # on "+ add player", as after the last name
+
+    def _keep(self):
+        try:
+            self.app.store.save_setup(self.resume_state())
+        except FLASH_ERRORS as err:  # never blocks the setup: only logged
+            if self.app.log is not None:
+                self.app.log(err)
+
+    def _leave(self):
+        self.names = []
+        self._keep()
+        self.app.pop()
 
     # items: variant, target, each name, "add" ("at most 10" once every seat is taken, so the habitual
     # # for one more never starts the game), "start", dealer, values
@@ -64,9 +102,9 @@ class Setup(Screen):
             if item == "name":
                 self._ask_remove(self.cursor - 2)
             elif self.names:  # the names typed so far are kept in the roster, but ask before leaving
-                self.app.open("confirm", self.app.t("setup_leave"), self.app.pop, self.app.t("setup_leave_detail"))
+                self.app.open("confirm", self.app.t("setup_leave"), self._leave, self.app.t("setup_leave_detail"))
             else:
-                self.app.pop()
+                self._leave()
         self.touch()
 
     def _ask_remove(self, index):
@@ -85,11 +123,13 @@ class Setup(Screen):
         elif self.dealer == index:
             self.dealer = 0  # the dealer left: seat 1 deals
         self._move(0)
+        self._keep()
 
     def _values_set(self, values):
         from tafel.cards import DEFAULT_VALUES
 
         self.values = None if values == DEFAULT_VALUES else values
+        self._keep()
 
     def _target_key(self, k):
         if k == "A":
@@ -128,6 +168,7 @@ class Setup(Screen):
             return
         self.names.append(name)
         self._into_roster(name)
+        self._keep()
         self._move(1)
 
     def _rename(self, index):
@@ -137,6 +178,7 @@ class Setup(Screen):
             else:
                 self.names[index] = name
                 self._into_roster(name)
+                self._keep()
 
         self.app.open("name_entry", done, self.names[index])
 
@@ -191,6 +233,8 @@ class Setup(Screen):
             app.notify(app.refused_save(err))
             return
         self._remember()
+        self.names = []
+        self._keep()  # the setup is a game now
         app.show_game()
         app.open("entry")
 

@@ -147,7 +147,7 @@ class Standings(Screen):
             count = self._count()
             if count > last - 1:
                 mark = "%d-%d/%d " % (self.top + 1, min(self.top + last - 1, count), count)
-                if len(mark) + len(right) + 3 <= canvas.cols:
+                if len(mark) + len(right) + 2 + len(str(len(game.rounds))) <= canvas.cols:  # "R12" stays whole
                     right = mark + right
             bar_with(canvas, title(app, game, right), right)
         elif row == last:

@@ -112,6 +112,7 @@ TEXTS = (
     ("h_keys_game", "#=Menü *=zurück"),
     ("h_keys_game2", "A/B=Runde -/+"),
     ("h_keys_menu", "#=OK *=zurück"),
+    ("again", "Revanche"),  # a game's menu in the history: the same players again
     ("h_delete", "Spiel löschen"),
     ("h_del_ask", "#%d löschen?"),
     ("h_del_running", "Läuft gerade!"),

@@ -107,6 +107,7 @@ TEXTS = (
     ("h_keys_game", "#=menu *=back"),
     ("h_keys_game2", "A/B=round -/+"),
     ("h_keys_menu", "#=OK *=back"),
+    ("again", "Play again"),  # a game's menu in the history: the same players again
     ("h_delete", "Delete game"),
     ("h_del_ask", "Delete #%d?"),
     ("h_del_running", "Still running!"),

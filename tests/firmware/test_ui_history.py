@@ -186,7 +186,24 @@ def test_a_finished_game_cannot_be_continued():
     finished_and_running(dev)
     history(dev)
     dev.play("D # #")
-    assert dev.screen()[1] == "►1 Spiel löschen" and dev.screen()[2] == ""
+    assert dev.screen()[1] == "►1 Spiel löschen" and dev.screen()[2] == " 2 Revanche"
+    assert dev.screen()[3] == ""
+
+
+def test_same_players_again_from_a_stored_game():
+    dev = device()
+    finished_and_running(dev)
+    history(dev)
+    dev.play("D # # 2")  # game 1 (over), its menu, "again": game 2 runs, so it asks first
+    assert "pausieren?" in "\n".join(dev.screen())
+    dev.play("#")
+    session = dev.app.session
+    assert session.game_id == 3 and session.game.players == ("Anna", "Ben", "Cleo")
+    assert session.game.target == 50 and len(session.game.rounds) == 0
+    assert session.game.dealer() == "Ben"  # the next seat deals first
+    assert dev.screen()[0].startswith("R1")
+    assert dev.app.store.load_game(2).total(0) == 89  # the paused game is kept
+    assert dev.errors == []
 
 
 def test_deleting_asks_first_warns_and_stays_deleted_after_a_reboot():
@@ -361,9 +378,9 @@ def test_wrong_keys_change_nothing():
     before = body(dev)
     dev.play("0 1 5 9 C C")  # at the top already
     assert body(dev) == before and len(dev.app.stack) == depth + 1
-    dev.play("#")  # menu with one entry
+    dev.play("#")  # menu with two entries (delete, again)
     before = dev.screen()
-    dev.play("2 9 A B 0")
+    dev.play("3 9 A B 0")
     assert dev.screen() == before and len(dev.app.stack) == depth + 2
     dev.play("#")  # the question
     before = dev.screen()

@@ -451,3 +451,52 @@ def test_a_missing_target_shows_its_row_with_the_cursor_on_it():
     assert any(line.startswith("►Ziel") for line in dev.screen()), dev.screen()
     dev.play("3 0 0 D")  # the keys land on the target
     assert dev.app.screen.target == 300
+
+
+def test_a_power_cut_during_setup_brings_it_back_as_it_was():
+    dev = device()
+    dev.play("1 # D A")  # Minuspunkte, target 200
+    dev.play("D " + ADD_NAME + " " + ANNA + " " + ADD_NAME + " " + BEN)
+    dev = power_cut(dev)
+    screen = dev.app.screen
+    assert type(screen).__name__ == "Setup"
+    assert screen.names == ["Anna", "Ben"] and screen.variant == 1 and screen.target == 200
+    assert "+ Spieler dazu" in dev.screen()[dev.screen().index(next(l for l in dev.screen() if "►" in l))]
+    dev.play(ADD_NAME + " " + CLEO + " D #")  # on with the setup: a third name, start
+    game = dev.app.session.game
+    assert game.players == ("Anna", "Ben", "Cleo") and game.variant == "penalty" and game.target == 200
+    dev = power_cut(dev)  # the setup became a game: nothing of it comes back
+    assert type(dev.app.screen).__name__ != "Setup"
+    assert dev.app.store.setup_draft() is None
+
+
+def test_a_setup_left_on_purpose_does_not_come_back():
+    dev = device()
+    setup_with(dev)
+    dev.play("* #")  # leave, yes
+    dev = power_cut(dev)
+    assert type(dev.app.screen).__name__ == "Home"
+    dev.play("1")
+    assert dev.app.screen.names == []
+
+
+def test_a_deep_sleep_during_setup_keeps_the_names():
+    dev = device()
+    setup_with(dev, (ANNA, BEN))
+    state = dev.app.screen.resume_state()
+    from ui.setup import Setup
+
+    again = Setup.resumed(dev.app, state)
+    assert again.names == ["Anna", "Ben"]
+
+
+def test_a_damaged_draft_is_a_fresh_setup():
+    dev = device()
+    for bad in ([9, 500, ["Anna"], 0, None], [0, 500, "Anna", 0, None], [0, 500, ["Anna"], 5, None], "x"):
+        dev.app.store.save_setup(bad)
+        dev = power_cut(dev)
+        assert dev.errors == []
+        dev.play("*")
+        dev.play("1")
+        assert dev.app.screen.names == [], bad
+        dev.play("*")
