@@ -461,7 +461,7 @@ def test_a_power_cut_during_setup_brings_it_back_as_it_was():
     screen = dev.app.screen
     assert type(screen).__name__ == "Setup"
     assert screen.names == ["Anna", "Ben"] and screen.variant == 1 and screen.target == 200
-    assert "+ Spieler dazu" in dev.screen()[dev.screen().index(next(l for l in dev.screen() if "►" in l))]
+    assert any("►" in row and "+ Spieler dazu" in row for row in dev.screen())  # the cursor on "add"
     dev.play(ADD_NAME + " " + CLEO + " D #")  # on with the setup: a third name, start
     game = dev.app.session.game
     assert game.players == ("Anna", "Ben", "Cleo") and game.variant == "penalty" and game.target == 200
