@@ -98,11 +98,15 @@ BUNDLE = ("host_tools/update/__init__.py", "host_tools/update/bundle_build.py", 
 DEVICE_BUILD = ("firmware/port/", "!firmware/port/boards/", "!firmware/port/esp32/", "!firmware/port/_boot.py",
                 "host_tools/update/appimage.py") + BUNDLE  # the 32-bit unix builds with the app frozen in (build.sh,
 #     manifests, variant, overlay, the image's appimage.py), not the ESP32 image's; the MicroPython source is outside
-PLAY = ("host_tools/cli.py", "tests/host/simlink.py", "tests/host/sim_games.py")  # games played by key script
+PLAY = ("host_tools/cli.py", "tests/host/simlink.py", "tests/host/sim_games.py", "host_tools/link/__init__.py",
+        "host_tools/link/simports.py")  # games played by key script (simlink's port file: link/simports.py)
 LINK = tuple("host_tools/link/%s.py" % m for m in (
-    "__init__", "cli", "client", "errors", "stream", "ports", "export", "export_state", "salvage", "storage_notes")) + (
+    "__init__", "cli", "client", "errors", "stream", "ports", "export", "export_state", "salvage", "storage_notes",
+    "info", "simports")) + (
     "host_tools/rescue/__init__.py", "host_tools/rescue/link.py", "host_tools/exits.py", "host_tools/isotime.py",
-    "host_tools/progress.py")  # the laptop's end (not link/roster_cli.py)
+    "host_tools/progress.py", "host_tools/lang.py", "host_tools/texts_de.py", "host_tools/texts_en.py",
+    "host_tools/texts_de_tools.py", "host_tools/texts_en_tools.py")  # the laptop's end (not link/roster_cli.py),
+#     in the laptop's language
 UPDATE = ("host_tools/update/client.py", "host_tools/update/trial.py", "host_tools/update/bundle_file.py",
           "host_tools/update/serve.py")  # an update sent over USB and served over Wi-Fi
 STORE = ("firmware/store/", "firmware/sim/blockdev.py",
