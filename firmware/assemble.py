@@ -13,11 +13,10 @@ import sys
 from micropython import const
 
 import board
-from drivers.events import EventQueue
-from runner import Runner
-from startup import start
-from store.fsys import Disk
-from store.store import Store
+
+# The rest of the app is imported in assemble(), after the display: loaded as .mpy files (an
+# update laid over the image), the modules take some 40 KB of the heap in small pieces, and the
+# display's buffer (2.4 KB in one piece on the 320x240 board) would find no run long enough.
 
 PROFILE = "/board.json"
 _MODULES = const(74)  # the module that makes sys.modules' table grow from 73 entries to 97
@@ -34,6 +33,12 @@ def assemble(machine, profile, clock, make_power, transport, device_id, vol=None
     # The display first: its buffers are the largest blocks the app keeps (2.4 KB in one piece on
     # the 320x240 board), before the sys.modules table and the link's modules scatter theirs.
     hw = board.build(profile, machine)
+    from drivers.events import EventQueue
+    from runner import Runner
+    from startup import start
+    from store.fsys import Disk
+    from store.store import Store
+
     _room_for_modules()
     if transport is not None:
         # The link's code before the game is loaded, while the heap is young: its wire format's

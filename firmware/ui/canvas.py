@@ -18,7 +18,6 @@
 import framebuf
 
 from tafel.compat import const
-from tafel.names import FOLD_FROM, FOLD_TO
 
 SLOTS = const(48)  # scaled glyphs kept: more than one screen's different letters
 
@@ -50,6 +49,8 @@ _DARK = framebuf.FrameBuffer(bytearray(b"\x80"), 2, 1, framebuf.MONO_HLSB)
 def _bits(ch, out, fb):
     # The 8 rows of `ch` into `out` (fb: a framebuf over `out`, for framebuf's own font).
     if ord(ch) >= 128 and _CHARS.find(ch) < 0:
+        from tafel.fold import FOLD_FROM, FOLD_TO  # rare: the table only then
+
         i = FOLD_FROM.find(ch)
         ch = FOLD_TO[i] if i >= 0 else _CHARS[_NONE]
     if ord(ch) < 128:

@@ -94,7 +94,7 @@ def run_roster_push(args):
         return Exit.USAGE
     sent = [folded(name.strip()) for name in names]
     for name, form in zip(names, sent):
-        if form != name.strip():  # the same table the device draws by (tafel.names.FOLD_FROM)
+        if form != name.strip():  # the same table the device draws by (tafel.fold.FOLD_FROM)
             say(text("roster_folded", name.strip(), form))
 
     def push(link):

@@ -5,17 +5,8 @@ MAX_NAME = const(20)  # characters; a name is at most 64 bytes of UTF-8 in a rec
 
 # The letters the device draws beyond printable ASCII (its glyphs: firmware/ui/canvas.py).
 DRAWN = "ÄÖÜäöüßé"
-# Letters the device has no glyph for but a plain form of: FOLD_FROM[i] is shown and kept as
-# FOLD_TO[i] (one character for one, so a name keeps its length). The laptop stores a name
-# in this form before it sends it (tafel roster push says so), the device keeps a roster
-# it is sent in this form, and draws any other name's letter from here the same way.
-# What is in neither (Æ, Œ, Þ, Greek, Cyrillic, CJK, emoji ...) a name may not have.
-FOLD_FROM = ("ÀÁÂÃÅĀĂĄàáâãåāăąÇĆĈĊČçćĉċčĎĐďđÈÉÊËĒĔĖĘĚèêëēĕėęěĜĞĠĢĝğġģĤĦĥħÌÍÎÏĨĪĬĮİìíîïĩīĭįı"
-             "ĴĵĶķĹĻĽĿŁĺļľŀłÑŃŅŇñńņňÒÓÔÕØŌŎŐòóôõøōŏőŔŖŘŕŗřŚŜŞŠśŝşšŢŤŦţťŧȘșȚțÙÚÛŨŪŬŮŰŲùúûũūŭůűų"
-             "ŴŵÝŸŶýÿŷŹŻŽźżžÐðẞ\u00a0\u2018\u2019\u2013\u2014")
-FOLD_TO = ("AAAAAAAAaaaaaaaaCCCCCcccccDDddEEEEEEEEEeeeeeeeeGGGGggggHHhhIIIIIIIIIiiiiiiiii"
-           "JjKkLLLLLlllllNNNNnnnnOOOOOOOOooooooooRRRrrrSSSSssssTTTtttSsTtUUUUUUUUUuuuuuuuuu"
-           "WwYYYyyyZZZzzzDdß ''--")
+# Letters the device has no glyph for have a plain form in tafel/fold.py (Zoë -> Zoe); that
+# table is imported only when a name has such a letter, so the device's heap holds it rarely.
 
 
 def bad_char(name):
@@ -39,18 +30,14 @@ def drawable(ch):
 
 
 def folded(name):
-    """`name` with each letter of FOLD_FROM in its plain form (Zoë -> Zoe, Łukasz -> Lukasz);
-    `name` itself when it has none."""
+    """`name` with each letter of tafel.fold.FOLD_FROM in its plain form (Zoë -> Zoe, Łukasz ->
+    Lukasz); `name` itself when it has none."""
     for ch in name:
-        if not drawable(ch) and FOLD_FROM.find(ch) >= 0:
-            break
-    else:
-        return name
-    out = []
-    for ch in name:
-        i = -1 if drawable(ch) else FOLD_FROM.find(ch)
-        out.append(FOLD_TO[i] if i >= 0 else ch)
-    return "".join(out)
+        if not drawable(ch):
+            from .fold import fold
+
+            return fold(name)
+    return name
 
 
 def undrawable(name):
@@ -58,8 +45,11 @@ def undrawable(name):
     fold to a plain letter, or -1."""
     i = 0
     for ch in name:
-        if not drawable(ch) and FOLD_FROM.find(ch) < 0:
-            return i
+        if not drawable(ch):
+            from .fold import FOLD_FROM
+
+            if FOLD_FROM.find(ch) < 0:
+                return i
         i += 1
     return -1
 

@@ -1,5 +1,6 @@
 # Rules referee: which cards may be played, Wild Draw Four challenges, turn order.
-from .cards import FIRST_BLACK, colour_code, parse_card
+from .cardnames import colour_code, parse_card
+from .cards import FIRST_BLACK
 from .compat import const
 from .errors import CardError, ScoreError
 

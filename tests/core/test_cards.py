@@ -278,3 +278,27 @@ def test_house_values_still_apply_to_cards_named_without_colour():
     assert card_points("Zieh Zwei", values) == 25
     assert card_points("Farbwahl", values) == 40
     assert hand_points(["7", "blau 7", "Aussetzen"], values) == 70 + 70 + 20
+
+
+def test_the_name_tables_agree_on_where_the_black_cards_begin():
+    from tafel import cardnames, cards
+
+    # (on MicroPython a private const() is no module attribute: there the behaviour says it)
+    assert getattr(cardnames, "_FIRST_BLACK", cards.FIRST_BLACK) == cards.FIRST_BLACK == cards.RANKS.index("wild")
+    assert parse_card("wild")[1] == cards.FIRST_BLACK and parse_card("red draw2")[1] == cards.FIRST_BLACK - 1
+    with pytest.raises(CardError):
+        parse_card("red wild")  # from FIRST_BLACK on, a card has no colour
+    assert parse_card("red draw2", False) == (0, cards.FIRST_BLACK - 1)
+
+
+def test_house_values_by_their_rank_words_need_no_card_names():
+    # The device keeps a game's house values by tafel.cards.RANKS' words: reading them back never
+    # loads the name tables (tafel.cardnames), which would take heap on the device.
+    import sys
+
+    sys.modules.pop("tafel.cardnames", None)
+    table = value_table({"wild": 60, "skip": 25, "7": 70})
+    assert table[13] == 60 and table[10] == 25 and table[7] == 70
+    assert "tafel.cardnames" not in sys.modules
+    assert value_table({"Farbwahl": 60})[13] == 60  # any other word: the tables read it
+    assert "tafel.cardnames" in sys.modules

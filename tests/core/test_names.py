@@ -1,5 +1,6 @@
 # What a player's name may hold: letters the device draws, letters it shows in a plain form, and what it refuses.
-from tafel.names import DRAWN, FOLD_FROM, FOLD_TO, drawable, folded, name_problem, undrawable
+from tafel.fold import FOLD_FROM, FOLD_TO
+from tafel.names import DRAWN, drawable, folded, name_problem, undrawable
 
 
 def test_ascii_and_the_german_letters_are_drawn_as_they_are():
