@@ -1,0 +1,194 @@
+# Club evenings' messages over MQTT: topics, the signed bodies a table and the hub exchange, and their HMAC.
+#
+# Topics (CLUB the club's name, DEVICE the device id such as esp32-a1b2c3d4e5f6;
+# both plain ASCII letters, digits, '-' and '_'):
+#   tafel/CLUB/DEVICE/records  table -> hub, QoS 1: one journal record (RECORD)
+#   tafel/CLUB/DEVICE/ack      hub -> table, QoS 1: a game's records stored so far (ACK)
+#   tafel/CLUB/DEVICE/status   table, retained: b"online", or b"offline" as its last will (not signed)
+#   tafel/CLUB/DEVICE/state    table, retained: the running game at a glance (STATE)
+#   tafel/CLUB/DEVICE/table    hub -> table, retained: this table's tournament round (TABLE)
+#
+# Every signed message is   body | HMAC-SHA256(secret, topic + body)   (32 bytes),
+# the secret being the 32 random bytes `tafel club pair` gave the device and
+# the hub. The topic is in the MAC, so a message copied onto another device's
+# topic does not verify. Bodies start with VERSION and their kind; numbers
+# are varints (tafel.records):
+#   RECORD: game id, then the journal frame exactly as on flash (tafel.journal:
+#           length, sequence number, payload, CRC): the sequence number is the frame's
+#   ACK:    game id, next sequence number (every record before it is stored)
+#   STATE:  game id, rounds, dealer seat, flags (1 = finished), seat count, then per
+#           seat its name (length + UTF-8) and total
+#   TABLE:  tournament round, table number, variant code, target, seat count, names
+# Replays: the hub stores each (device, game, sequence) once and refuses a
+# sequence beyond the next one; a table keeps the highest ACK it has had, so
+# an old ACK replayed changes nothing; a TABLE whose round is not newer than
+# the one the table has is ignored.
+import hashlib
+
+from .compat import const
+from .errors import RecordError
+from .journal import read_frame
+from .records import Reader, put_text, put_varint
+
+VERSION = const(1)
+RECORD = const(1)
+ACK = const(2)
+STATE = const(3)
+TABLE = const(4)
+MAC_SIZE = const(32)
+SECRET_SIZE = const(32)
+FINISHED = const(1)  # STATE's flags
+_BLOCK = const(64)  # SHA-256's block, as HMAC pads the key to it
+
+
+def topic(club, device, what):
+    """b"tafel/CLUB/DEVICE/what"."""
+    return ("tafel/%s/%s/%s" % (club, device, what)).encode()
+
+
+def topic_parts(name):
+    """(club, device, what) of a Tafel topic (bytes or str), or None for any other."""
+    if not isinstance(name, str):
+        name = bytes(name).decode()
+    parts = name.split("/")
+    if len(parts) != 4 or parts[0] != "tafel" or not all(parts[1:]):
+        return None
+    return parts[1], parts[2], parts[3]
+
+
+def valid_name(name):
+    """True for a club or device name a topic can carry (1-40 letters, digits, '-', '_')."""
+    if not 0 < len(name) <= 40:
+        return False
+    for ch in name:
+        if not (ch.isalpha() or ch.isdigit() or ch in "-_") or ord(ch) > 127:
+            return False
+    return True
+
+
+def mac(secret, data):
+    """HMAC-SHA256 (RFC 2104) of `data` under `secret`: hashlib's SHA-256 is in the chip's C code."""
+    key = secret if len(secret) <= _BLOCK else hashlib.sha256(secret).digest()
+    key = bytes(key) + bytes(_BLOCK - len(key))
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    inner.update(data)
+    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+def sign(secret, name, body):
+    """The message for topic `name`: body and its MAC."""
+    return bytes(body) + mac(secret, bytes(name) + bytes(body))
+
+
+def open_signed(secret, name, message):
+    """The body of a signed message, or None if its MAC is not this secret's for this topic."""
+    if len(message) < MAC_SIZE + 2:
+        return None
+    body = bytes(message[:-MAC_SIZE])
+    want = mac(secret, bytes(name) + body)
+    got = message[-MAC_SIZE:]
+    diff = 0
+    for i in range(MAC_SIZE):  # every byte compared, so the time does not tell how much matched
+        diff |= want[i] ^ got[i]
+    return None if diff else body
+
+
+def _head(kind):
+    out = bytearray()
+    out.append(VERSION)
+    out.append(kind)
+    return out
+
+
+def _reader(body, kind):
+    r = Reader(body)
+    if r.byte() != VERSION:
+        raise RecordError("club message of another version")
+    if r.byte() != kind:
+        raise RecordError("club message of another kind")
+    return r
+
+
+def kind_of(body):
+    """The kind of a body (RECORD, ACK, ...), or None if it is not one of ours."""
+    if len(body) < 2 or body[0] != VERSION:
+        return None
+    return body[1]
+
+
+def encode_record(game_id, frame):
+    out = _head(RECORD)
+    put_varint(out, game_id)
+    out.extend(frame)
+    return out
+
+
+def decode_record(body):
+    """(game id, sequence number, record payload, frame); raises RecordError on anything but one whole good frame."""
+    r = _reader(body, RECORD)
+    game_id = r.varint()
+    frame = bytes(body[r.pos:])
+    got = read_frame(frame)
+    if got is None or got[2] != len(frame):
+        raise RecordError("not one whole journal frame")
+    return game_id, got[0], got[1], frame
+
+
+def encode_ack(game_id, next_seq):
+    out = _head(ACK)
+    put_varint(out, game_id)
+    put_varint(out, next_seq)
+    return out
+
+
+def decode_ack(body):
+    """(game id, next sequence number)."""
+    r = _reader(body, ACK)
+    got = r.varint(), r.varint()
+    r.end()
+    return got
+
+
+def encode_state(game_id, rounds, dealer, finished, names, totals):
+    out = _head(STATE)
+    for n in (game_id, rounds, dealer, FINISHED if finished else 0):
+        put_varint(out, n)
+    out.append(len(names))
+    for name, total in zip(names, totals):
+        put_text(out, name)
+        put_varint(out, total)
+    return out
+
+
+def decode_state(body):
+    """(game id, rounds, dealer seat, finished, names, totals)."""
+    r = _reader(body, STATE)
+    game_id, rounds, dealer, flags = r.varint(), r.varint(), r.varint(), r.varint()
+    names = []
+    totals = []
+    for _ in range(r.byte()):
+        names.append(r.text())
+        totals.append(r.varint())
+    r.end()
+    return game_id, rounds, dealer, bool(flags & FINISHED), names, totals
+
+
+def encode_table(round_no, table_no, variant, target, names):
+    out = _head(TABLE)
+    for n in (round_no, table_no, variant, target):
+        put_varint(out, n)
+    out.append(len(names))
+    for name in names:
+        put_text(out, name)
+    return out
+
+
+def decode_table(body):
+    """(tournament round, table number, variant code, target, names)."""
+    r = _reader(body, TABLE)
+    got = r.varint(), r.varint(), r.varint(), r.varint()
+    names = [r.text() for _ in range(r.byte())]
+    r.end()
+    return got + (names,)
