@@ -146,6 +146,8 @@ TEXTS = {
     "h_players": "Spieler", "h_state": "Stand",
     "state_won_by": "gewonnen von %s",
     "state_finished": "beendet",
+    "state_ended": "vorzeitig beendet",
+    "state_ended_led": "vorzeitig beendet, %s vorn",
     "state_live": "wird gespielt",
     "state_open": "offen",
     "flag_exported": "exportiert",

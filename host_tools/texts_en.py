@@ -138,6 +138,8 @@ TEXTS = {
     "h_players": "players", "h_state": "state",
     "state_won_by": "won by %s",
     "state_finished": "finished",
+    "state_ended": "ended early",
+    "state_ended_led": "ended early, %s led",
     "state_live": "being played",
     "state_open": "open",
     "flag_exported": "exported",

@@ -17,7 +17,10 @@
 # cursor "changed after N" is only ever compared within one count.
 # flags: 1 finished, 2 exported, 4 damaged, 8 deleted (a tombstone, so a cut
 # in the middle of deleting never brings the game back half), 16 lost (its
-# journal is gone from both copies: the summary is all that is left).
+# journal is gone from both copies: the summary is all that is left), 32 ended
+# early (the table ended it before anybody reached the target: its winners are
+# the leaders then, not winners by the rule; entries written before this bit
+# lack it until their summary is rebuilt).
 #
 # It holds the closed games (games/*.tj); the game being played lives in
 # live/ and is summarised from memory. Everything here can be rebuilt from the
@@ -42,6 +45,7 @@ EXPORTED = const(2)
 DAMAGED = const(4)
 DELETED = const(8)
 LOST = const(16)  # the journal is gone from both copies: listed, reported once (bootcheck.py)
+_ENDED_EARLY = const(32)  # wire.ENDED_EARLY
 
 
 class Entry:
@@ -98,6 +102,8 @@ def entry_for(game, game_id, size=0, flags=0):
         mask |= 1 << game.players.index(name)
     if game.finished:
         flags |= _FINISHED
+    if game.ended_early:
+        flags |= _ENDED_EARLY
     return Entry(game_id, flags, size, game.created, game.target, len(game.rounds),
                  mask, game.variant, game.players)
 

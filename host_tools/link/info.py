@@ -54,8 +54,13 @@ def show(link):
 
 
 def _game_state(g):
-    text = say_text("state_won_by", " & ".join(shown(w) for w in g["winners"])) if g["winners"] else say_text(
-        "state_finished" if g["finished"] else "state_live" if g["live"] else "state_open")
+    leaders = " & ".join(shown(w) for w in g["winners"])
+    if g.get("ended_early"):  # nobody won by the rule: who led is said as such (tafel history agrees)
+        text = say_text("state_ended_led", leaders) if leaders else say_text("state_ended")
+    elif leaders:
+        text = say_text("state_won_by", leaders)
+    else:
+        text = say_text("state_finished" if g["finished"] else "state_live" if g["live"] else "state_open")
     flags = [say_text(key) for key, on in (("flag_exported", g["exported"]), ("flag_damaged", g["damaged"])) if on]
     return ", ".join([text] + flags)
 

@@ -91,6 +91,7 @@ FINISHED = const(1)
 EXPORTED = const(2)
 DAMAGED = const(4)
 LIVE = const(16)  # journal segments in live/: being played, or played on since it was put away
+ENDED_EARLY = const(32)  # ended before anybody reached the target (an older device never sets it)
 
 # ROSTER_PUSH flags
 FIRST = const(1)
@@ -235,6 +236,7 @@ def read_summary(r):
         "winners": [players[s] for s in range(len(players)) if mask >> s & 1],
         "finished": bool(flags & FINISHED), "exported": bool(flags & EXPORTED),
         "damaged": bool(flags & DAMAGED), "live": bool(flags & LIVE),
+        "ended_early": bool(flags & ENDED_EARLY),
     }
 
 

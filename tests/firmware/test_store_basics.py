@@ -8,7 +8,7 @@ from store.fsys import Disk
 from store.gamelog import SEGMENT_MAX
 from store.mount import is_blank, mount
 from store.store import Store
-from tafel import journal, records
+from tafel import journal, records, wire
 from tafel.game import Game
 
 TEN = tuple("Player %d" % i for i in range(10))
@@ -89,6 +89,25 @@ def test_a_finished_game_is_put_away_with_its_history_entry():
     assert e.finished and e.winners() == game.winners() and e.rounds == len(game.rounds)
     assert not e.exported and not e.live and not e.damaged
     assert store.load_game(game_id).totals() == game.totals()
+
+
+def test_a_game_ended_early_is_marked_so_in_its_history_entry():
+    # Nobody reached the target: the entry's winners are who led, and its flags say it ended early,
+    # so the laptop (LIST) does not call them winners.
+    dev, store, _ = boot()
+    game_id, game = _start(store, target=5000)
+    _play(store, game_id, game, 3)
+    rec = game.finish_record(200)
+    store.append(game_id, rec)
+    game.apply(rec)
+    store.game_finished(game_id, game)
+    assert game.ended_early and game.winners()
+    store, _ = _reboot(dev)
+    e = store.summary(game_id)
+    assert e.finished and e.flags & wire.ENDED_EARLY and e.winners() == game.winners()
+    other, played = _start(store, target=300)
+    _play(store, other, played, 40)
+    assert not store.summary(other).flags & wire.ENDED_EARLY
 
 
 def test_journal_segments_stay_small():

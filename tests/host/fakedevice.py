@@ -193,7 +193,8 @@ class FakeDevice:
                 entry = SimpleNamespace(id=game_id, created=export_epoch(g["created"]), target=g["target"],
                                         rounds=len(g["rounds"]), variant=g["variant"], players=g["players"],
                                         winner_mask=sum(1 << g["players"].index(w) for w in g["winners"]))
-                flags = (1 if g["finished"] else 0) | (2 if self.games[game_id]["exported"] else 0)
+                flags = (1 if g["finished"] else 0) | (2 if self.games[game_id]["exported"] else 0) | (
+                    32 if g.get("ended_early") else 0)
                 wire.put_summary(out, entry, flags | (16 if self.games[game_id]["live"] else 0),
                                  sum(len(f) for f in self.games[game_id]["files"]))
             return out, None

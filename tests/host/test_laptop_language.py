@@ -165,6 +165,21 @@ def test_tafel_info_in_german_keeps_every_name_whole(capsys, data_home, tmp_path
         dev.close()
 
 
+def test_tafel_info_says_a_game_ended_early_was_not_won(capsys, data_home, tmp_path):
+    # A Minuspunkte game the table ended before anybody reached 500: Özlem led, nobody won.
+    _, data = play([(None, {"Jürgen": 40, "Özlem": 12, "Käthe": 30})], players=("Jürgen", "Özlem", "Käthe"),
+                   variant="penalty", game_id=6, finish=True)
+    dev = FakeDevice([(6, [data])])
+    try:
+        code, out, _ = run_de(capsys, tmp_path, "info", "--port", dev.url)
+        assert code == 0 and "vorzeitig beendet, Özlem vorn" in out and "gewonnen" not in out
+        assert main(["info", "--port", dev.url]) == 0
+        out = capsys.readouterr().out
+        assert "ended early, Özlem led" in out and "won by" not in out
+    finally:
+        dev.close()
+
+
 def test_counts_are_singular_for_one_in_both_languages(tmp_path, capsys):
     db = str(tmp_path / "h.sqlite3")
     (tmp_path / "a.json").write_text(json.dumps(evening_export()), encoding="utf-8")
