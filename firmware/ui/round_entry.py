@@ -8,11 +8,9 @@
 # is marked); a second # saves.
 from micropython import const
 
-from session import NotLoaded
 from tafel.game import MAX_HAND
-from tafel.variants import code, round_score, settle
 from ui.names import short_names, window
-from ui.screen import FLASH_ERRORS, Screen, title_bar
+from ui.screen import Screen, title_bar
 
 _BODY_TOP = const(1)  # the seats from row 1, row 0 is the header, the last row the hint line
 _MAX_DIGITS = const(4)
@@ -155,7 +153,9 @@ class RoundEntry(Screen):
         self.note = None
         self.touch(self.app.canvas.rows - 1)
         if self.review:
-            self._review_key(k)
+            from ui.round_check import review_key
+
+            review_key(self, k)
             return
         s = self.seats[self.cursor]
         asked, self.asked = self.asked, None
@@ -207,7 +207,9 @@ class RoundEntry(Screen):
         if gaps and gaps[0] != self.cursor:
             self._move(gaps[0])
         else:
-            self._check()
+            from ui.round_check import check
+
+            check(self)
 
     def _digit(self, s, d):
         if s == self.winner:
@@ -271,85 +273,6 @@ class RoundEntry(Screen):
         self.touch(0)
         self.touch(self.app.canvas.rows - 1)
 
-    # ---- result and saving -------------------------------------------------------
-    def _check(self):
-        if self.winner is None and self.game.variant == "standard":
-            self.note = self.app.t("pick_winner")
-            return
-        gap = self._missing()
-        if gap is not None:
-            self._move(gap)
-            self.note = "%s?" % self.game.players[self.seats[gap]]
-            return
-        self.review = True
-        self.deck_ok = self.game.deck_warning(self.hands()) is None
-        self.result = self._scores()
-        self._layout()
-        self._move(0)  # the check starts at the first seat; C/D scroll through all
-        self.touch()
-
-    def _review_key(self, k):
-        if k == "C" or k == "CCW":
-            self._move(self.cursor - 1)
-        elif k == "D" or k == "CW":
-            self._move(self.cursor + 1)
-        elif k == "*":
-            self.review = False
-            self.result = None
-            self._layout()
-            self.touch()
-        elif k == "#" or k == "PUSH":
-            if not self.deck_ok:
-                self.deck_ok = True
-                return
-            if not self.reopen_ok and self._reopens():
-                self.reopen_ok = True
-                self.note = self.app.t("reopen_ask")
-                return
-            self._save()
-
-    def _reopens(self):
-        # Whether this edit of a finished game's round takes its end back (nobody at the target any
-        # more): the game would run again, so the check asks first.
-        game = self.game
-        if self.edit_index is None or not game.finished or game.ended_early:
-            return False
-        n = len(game.players)
-        totals = [game.total(s) + self.result[s] - (self.replaced[s] if self.replaced else 0) for s in range(n)]
-        out = game.eliminated()
-        active = [game.players[s] not in out for s in range(n)]
-        last = len(game.rounds) - 1
-        if self.edit_index == last:
-            winner = self.winner
-        else:
-            name = game.rounds[last].winner
-            winner = None if name is None else game.seat(name)
-        if winner is None:
-            winner = 0
-        return not settle(code(game.variant), totals, active, game.target, winner)
-
-    def _save(self):
-        app = self.app
-        winner = None if self.winner is None else self.game.players[self.winner]
-        try:
-            if self.edit_index is None:
-                app.session.save_round(self.hands(), winner)
-            else:
-                app.session.edit_round(self.edit_index, self.hands(), winner)
-        except ValueError as err:  # the core refused: show why, change nothing
-            self.note = app.refusal(err)
-            return
-        except NotLoaded:  # on flash, but the heap would not hold the game again
-            self.game = None  # let go of it too: the replay needs its room
-            app.reload_saved("saved")
-            return
-        except FLASH_ERRORS as err:  # the flash refused: the round is NOT saved
-            self.note = app.t("not_saved")
-            app.notify("%s: %s" % (app.t("not_saved"), app.refused_save(err)))
-            return
-        app.notify(app.t("saved"))
-        app.show_game()
-
     # ---- drawing -------------------------------------------------------------------
     def draw_row(self, canvas, row):
         last = canvas.rows - 1
@@ -398,17 +321,6 @@ class RoundEntry(Screen):
         if self.total_w:
             total_text = str(total)
             canvas.text(row, canvas.cols - len(total_text), total_text)
-
-    def _scores(self):
-        # The core's own rule for what each seat scores in this round.
-        row = [None] * len(self.game.players)
-        hands = self.hands()
-        for s in self.seats:
-            name = self.game.players[s]
-            row[s] = sum(hands[name]) if name in hands else 0
-        variant = code(self.game.variant)
-        return [round_score(variant, s, self.winner, row) if row[s] is not None else 0
-                for s in range(len(row))]
 
     def _hint(self):
         t = self.app.t
