@@ -46,6 +46,14 @@ class Setup(Screen):
                 return
         if not 0 <= dealer < max(1, len(names)) or not (values is None or type(values) is list):
             return
+        if values is not None:  # house values: one whole number per rank, as ui/card_values.py keeps them
+            from tafel.cards import RANKS
+
+            if len(values) != len(RANKS):
+                return
+            for v in values:
+                if type(v) is not int or v < 0:
+                    return
         self.variant, self.target, self.names, self.dealer, self.values = variant, target, names, dealer, values
         self._go(2 + len(names))  # on "+ add player", as after the last name
 

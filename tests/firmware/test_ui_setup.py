@@ -492,7 +492,8 @@ def test_a_deep_sleep_during_setup_keeps_the_names():
 
 def test_a_damaged_draft_is_a_fresh_setup():
     dev = device()
-    for bad in ([9, 500, ["Anna"], 0, None], [0, 500, "Anna", 0, None], [0, 500, ["Anna"], 5, None], "x"):
+    for bad in ([9, 500, ["Anna"], 0, None], [0, 500, "Anna", 0, None], [0, 500, ["Anna"], 5, None], "x",
+                [0, 500, ["Anna"], 0, [20, 20]], [0, 500, ["Anna"], 0, ["x"] * 17], [0, 500, ["Anna"], 0, [-1] * 17]):
         dev.app.store.save_setup(bad)
         dev = power_cut(dev)
         assert dev.errors == []
