@@ -84,6 +84,7 @@ class SimSerial:
         self.dropped = 0
         self.overflowed = 0  # host -> device bytes lost because the device's ring was full
         self.carried = [0, 0]  # bytes host -> device, device -> host
+        self._moved = threading.Condition()  # notified whenever the counts above change
         self._stop = threading.Event()
         self._threads = [
             threading.Thread(target=self._shuttle, args=(self.master, self._to_fd, 0), daemon=True),
@@ -120,8 +121,10 @@ class SimSerial:
             if way == 0 and self.ring is not None and self.in_session():
                 room = max(0, self.ring - unread(dst))
                 if room < len(data):
-                    self.overflowed += len(data) - room
-                    self.dropped += len(data) - room
+                    with self._moved:
+                        self.overflowed += len(data) - room
+                        self.dropped += len(data) - room
+                        self._moved.notify_all()
                     data = data[:room]
                     if not data:
                         continue
@@ -133,8 +136,16 @@ class SimSerial:
                 if err.errno not in (errno.EIO, errno.EAGAIN):
                     raise
                 sent = 0
-            self.carried[way] += sent
-            self.dropped += len(data) - sent
+            with self._moved:
+                self.carried[way] += sent
+                self.dropped += len(data) - sent
+                self._moved.notify_all()
+
+    def wait_taken(self, n, timeout):
+        """Wait until `n` bytes from the host have been passed on to the device or lost to its full
+        ring; True if they have, False after `timeout` seconds."""
+        with self._moved:
+            return self._moved.wait_for(lambda: self.carried[0] + self.overflowed >= n, timeout)
 
     def close(self):
         self._stop.set()
