@@ -67,6 +67,7 @@ HOST_PACKAGES = {
     "hardware": "board profiles, their documents, `tafel calibrate`",
     "history": "the history of games, statistics, charts, reports",
     "simboard": "the simulated board (also imported by bare name, simboard.*, on MicroPython)",
+    "club": "club evenings: the hub, its live board, the tournament's rounds",
 }
 # Names with a leading underscore that are a public API all the same: a namedtuple's methods.
 NAMEDTUPLE_API = {"_make", "_replace", "_fields", "_asdict", "_field_defaults"}

@@ -114,6 +114,13 @@ def test_the_carried_files_are_the_checkouts_byte_for_byte(inst):
     assert all(carried[p] == wanted[p] for p in wanted)
 
 
+def test_the_live_boards_page_comes_with_the_install(inst):
+    out = _run([str(inst.venv / "bin" / "python"), "-c",
+                "from tafel_host.club import web; print(web.PAGE.is_file(), '<html lang=\"de\">' in web.page('de'))"],
+               inst.cwd)
+    assert out.split() == ["True", "True"]
+
+
 def test_points_runs_from_the_install(inst):
     assert _run([inst.tafel, "points", "red 7", "blue skip", "wild4"], inst.cwd).split()[-1] == "77"
 
