@@ -17,7 +17,7 @@ DEVICE_BUILD := build/unix32-frozen-1.28.0/micropython
 # the tool, the charts and the test tools, at the versions constraints.txt pins (what CI runs too).
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(VPY) || $(PYTHON) -m venv $(VENV)
-	$(VPY) -m pip install --quiet -c constraints.txt -e '.[dev,charts]'
+	$(VPY) -m pip install --quiet -c constraints.txt -e '.[dev,charts,excel]'
 	touch $@
 
 # The lint runs first; every suite runs even if it or an earlier one fails; the exit status says whether all passed.
@@ -74,7 +74,7 @@ quick: $(STAMP)
 LOWEST := .venv-lowest
 test-lowest: pyproject.toml constraints-lowest.txt
 	test -x $(LOWEST)/bin/python || $(PYTHON) -m venv $(LOWEST)
-	$(LOWEST)/bin/python -m pip install --quiet -c constraints-lowest.txt -e '.[dev,charts]'
+	$(LOWEST)/bin/python -m pip install --quiet -c constraints-lowest.txt -e '.[dev,charts,excel]'
 	$(LOWEST)/bin/python -m pip list --format=freeze | grep -i -E '^(pyserial|rich|cryptography|platformdirs|pillow|esptool|mpremote|matplotlib|pytest|pytest-xdist|hypothesis)=='
 	$(LOWEST)/bin/python -m pytest -q -n auto --dist loadfile -p no:cacheprovider tests/host tests/core tests/crypto
 

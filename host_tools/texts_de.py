@@ -105,6 +105,8 @@ TEXTS = {
     "csv_target": "Ziel", "csv_round": "Runde", "csv_seat": "Platz", "csv_player": "Spieler",
     "csv_winner": "Sieger", "csv_hand": "Hand", "csv_score": "Punkte", "csv_total": "Stand",
     # tafel export
+    "xlsx_rounds": "Runden", "xlsx_games": "Spiele", "xlsx_totals": "Stand",
+    "xlsx_needs_openpyxl": "eine .xlsx braucht openpyxl: pip install 'tafel[excel]' (oder CSV für Excel: --excel)",
     "excel_is_csv": "--excel schreibt CSV: --format json weglassen oder eine .csv-Datei nennen",
     "nothing_asked": "; das Gerät wurde nichts gefragt",
     "continuing": "setze den abgebrochenen Export fort (%d Spiele behalten)",

@@ -100,6 +100,8 @@ TEXTS = {
     "csv_target": "target", "csv_round": "round", "csv_seat": "seat", "csv_player": "player",
     "csv_winner": "winner", "csv_hand": "hand", "csv_score": "score", "csv_total": "total",
     # tafel export
+    "xlsx_rounds": "Rounds", "xlsx_games": "Games", "xlsx_totals": "totals",
+    "xlsx_needs_openpyxl": "an .xlsx needs openpyxl: pip install 'tafel[excel]' (or write CSV for Excel: --excel)",
     "excel_is_csv": "--excel writes CSV: leave out --format json, or name a .csv file",
     "nothing_asked": "; nothing was asked of the device",
     "continuing": "continuing the export that was cut short (%d games kept)",

@@ -24,7 +24,7 @@ from ..exits import Exit
 from ..lang import count as count_text
 from ..lang import say as say_text
 from ..progress import Bar
-from . import export, info, ports, salvage, storage_notes
+from . import export, export_xlsx, info, ports, salvage, storage_notes
 from .client import BAUD, Link
 from .errors import DeviceError, DeviceGone, LinkError
 from .export_state import DeviceState
@@ -72,8 +72,9 @@ def add_parsers(commands):
                     "resumes an export that was cut short). Games exported are marked on the device.")
     port_options(cmd)
     cmd.add_argument("-o", "--output", metavar="FILE", help="output file, '-' for standard output "
-                     "(default: tafel-DEVICE-TIME.json or .csv)")
-    cmd.add_argument("--format", choices=("json", "csv"), help="default: from the file name, else json")
+                     "(default: tafel-DEVICE-TIME.json, .csv or .xlsx)")
+    cmd.add_argument("--format", choices=("json", "csv", "xlsx"),
+                     help="default: from the file name, else json; xlsx: an Excel workbook (needs openpyxl)")
     cmd.add_argument("--excel", action="store_true",
                      help="CSV as Excel opens it by double-click: UTF-8 with a byte order mark, and with "
                           "--lang de (or a German locale) ';' between fields and German column names, "
@@ -133,9 +134,14 @@ def run_info(args):
 # ---- export ------------------------------------------------------------------------
 
 def run_export(args):
-    fmt = args.format or ("csv" if args.excel or (args.output or "").lower().endswith(".csv") else "json")
+    named = (args.output or "").lower()
+    fmt = args.format or ("csv" if args.excel or named.endswith(".csv") else "xlsx" if named.endswith(".xlsx")
+                          else "json")
     if args.excel and fmt != "csv":
         say(say_text("excel_is_csv"))
+        return Exit.USAGE
+    if fmt == "xlsx" and not export_xlsx.available():  # said before the transfer, not after it
+        say(say_text("xlsx_needs_openpyxl"))
         return Exit.USAGE
     problem = export.output_problem(args.output)
     if problem:
@@ -233,15 +239,23 @@ def _export(link, args, fmt):
 
 
 def write_output(doc, fmt, output, device, excel=False):
-    text = export.render(doc, fmt, excel)
+    data = export_xlsx.to_xlsx(doc) if fmt == "xlsx" else export.render(doc, fmt, excel)
     if output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        if isinstance(data, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(data)
+            sys.stdout.flush()
         return "-"
     if not output:
         output = "tafel-%s-%s.%s" % (device, time.strftime("%Y%m%d-%H%M%S"), fmt)
     path = Path(output)
     tmp = path.with_name(path.name + ".part")
-    tmp.write_text(text, encoding="utf-8", newline="")
+    if isinstance(data, bytes):
+        tmp.write_bytes(data)
+    else:
+        tmp.write_text(data, encoding="utf-8", newline="")
     os.replace(tmp, path)
     return str(path)

@@ -319,3 +319,37 @@ def test_roster_and_clock_speak_german_and_keep_their_exit_codes(capsys, data_ho
         assert code == 2 and "Die Uhr dieses Laptops richtig stellen" in err
     finally:
         dev.close()
+
+
+# -- an Excel workbook --
+
+def test_export_writes_an_excel_workbook_with_numbers_dates_and_the_languages_names(capsys, data_home, tmp_path):
+    openpyxl = pytest.importorskip("openpyxl")
+    _, data = play([("Käthe", {"Jürgen": 7, "Özlem": 9, "Anna & Ben": 3})], players=TABLE, game_id=4)
+    dev = FakeDevice([(4, [data])])
+    try:
+        assert main(["--lang", "de", "export", "--port", dev.url, "-o", str(tmp_path / "abend.xlsx")]) == 0
+        assert main(["export", "--format", "xlsx", "--port", dev.url, "-o", str(tmp_path / "evening.out")]) == 0
+    finally:
+        dev.close()
+    book = openpyxl.load_workbook(tmp_path / "abend.xlsx")
+    assert book.sheetnames == ["Runden", "Spiele"]
+    rows = list(book["Runden"].values)
+    assert rows[0][:8] == ("Gerät", "Spiel", "begonnen", "Variante", "Ziel", "Runde", "Platz", "Spieler")
+    assert [r[7] for r in rows[1:]] == list(TABLE) and rows[1][3] == "UNO"
+    assert rows[1][2].year == 2025 and rows[1][4] == 500  # a date and a number, not text
+    käthe = [r for r in rows[1:] if r[7] == "Käthe"][0]
+    assert käthe[10] == 19 and käthe[11] == 19  # her score and her total: the other hands
+    games = list(book["Spiele"].values)
+    assert games[1][6] == "Jürgen, Özlem, Anna & Ben, Käthe" and games[1][5] == 1
+    english = openpyxl.load_workbook(io.BytesIO((tmp_path / "evening.out").read_bytes()))
+    assert english.sheetnames == ["Rounds", "Games"] and list(english["Rounds"].values)[0][7] == "player"
+
+
+def test_an_xlsx_without_openpyxl_is_refused_before_the_device_is_asked(capsys, data_home, tmp_path, monkeypatch):
+    import sys as system
+
+    monkeypatch.setitem(system.modules, "openpyxl", None)  # as if it were not installed
+    assert main(["export", "--port", "socket://127.0.0.1:9", "-o", str(tmp_path / "x.xlsx")]) == 2
+    assert "openpyxl" in capsys.readouterr().err
+    assert not (tmp_path / "x.xlsx").exists()
