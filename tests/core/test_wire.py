@@ -96,8 +96,17 @@ def test_summaries_round_trip():
     assert games[0] == {"id": 300, "created": 1767225600, "variant": "penalty", "target": 500,
                         "players": ["Anna", "Björn", "Cleo"], "rounds": 12, "size": 777,
                         "winners": ["Anna", "Cleo"], "finished": True, "exported": True, "damaged": False,
-                        "live": False}
+                        "live": False, "ended_early": False}
     assert games[1]["live"] and games[1]["created"] == 0 and games[1]["winners"] == []
+
+
+def test_a_summary_says_when_its_game_was_ended_early():
+    e = Entry(id=7, created=0, target=500, rounds=3, winner_mask=0b10, variant="penalty", players=("A", "B"))
+    out = bytearray((0,))
+    put_varint(out, 1)
+    wire.put_summary(out, e, wire.FINISHED | wire.ENDED_EARLY, 90)
+    game = wire.parse_list(bytes(out))[1][0]
+    assert game["finished"] and game["ended_early"] and game["winners"] == ["B"]
 
 
 def test_info_body():
