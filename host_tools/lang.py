@@ -4,17 +4,40 @@
 #   lang.say("wrote", path)             # the current language's text for a key, %-formatted
 #   lang.count(3, "game")               # "3 games" / "3 Spiele": singular or plural by number
 #
-# The texts are in texts_en.py and texts_de.py (the history, info, export and the link) and in
-# texts_en_tools.py and texts_de_tools.py (the port search, card names and the device tools):
-# one catalogue per language, both with the same keys (tests/host/test_laptop_language.py checks
-# that they match, placeholders included, and that no key is in both files of a language).
+# The texts are catalogues, one English and one German file each (CATALOGUES): texts_en.py and
+# texts_de.py (the history, info, export and the link), texts_*_tools.py (the port search, card
+# names, roster, clock, update), texts_*_help.py (every command's --help), texts_*_update.py
+# (bundles, keys, the device's refusals, flash), texts_*_rescue.py (rescue) and texts_*_board.py
+# (hardware, calibrate, sim). Both files of a pair have the same keys, and no key is in two files
+# of a language (tests/host/test_laptop_language.py checks both, placeholders included).
+# argparse's own words ("usage:", its errors) are argparse_de.py's.
 import os
 
-from . import texts_de, texts_de_tools, texts_en, texts_en_tools
+from . import (
+    texts_de,
+    texts_de_board,
+    texts_de_help,
+    texts_de_rescue,
+    texts_de_tools,
+    texts_de_update,
+    texts_en,
+    texts_en_board,
+    texts_en_help,
+    texts_en_rescue,
+    texts_en_tools,
+    texts_en_update,
+)
 
+# (English, German): the catalogues, each pair with the same keys
+CATALOGUES = ((texts_en, texts_de), (texts_en_tools, texts_de_tools), (texts_en_help, texts_de_help),
+              (texts_en_update, texts_de_update), (texts_en_rescue, texts_de_rescue),
+              (texts_en_board, texts_de_board))
 LANGS = ("de", "en")
 ENV = "TAFEL_LANG"
-_TEXTS = {"de": dict(texts_de.TEXTS, **texts_de_tools.TEXTS), "en": dict(texts_en.TEXTS, **texts_en_tools.TEXTS)}
+_TEXTS = {"en": {}, "de": {}}
+for _en, _de in CATALOGUES:
+    _TEXTS["en"].update(_en.TEXTS)
+    _TEXTS["de"].update(_de.TEXTS)
 _current = ["en"]
 
 

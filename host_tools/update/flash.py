@@ -28,6 +28,7 @@ from tafel.bundle import reader
 from tafel.bundle.errors import UpdateError
 
 from ..exits import Exit
+from ..lang import say
 from ..link import ports
 from ..sim.launcher import DEFAULT_BOARD, SetupError, find_board, repo_root
 from . import esp_image, keys
@@ -60,27 +61,18 @@ FLASH_BAUD = 460800  # esptool's writing rate; the bridges on these boards all m
 
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "flash", help="first install on a blank board: MicroPython (esptool), then Tafel (mpremote)",
-        description="Write MicroPython to the board with esptool (you supply the image from micropython.org), "
-                    "then install Tafel with mpremote: boot.py and bootsel.py at the root, a signed bundle's "
-                    "files in application slot a, the board profile as /board.json. Games under /data are "
-                    "never touched. Later versions go by `tafel update`. See docs/flashing.md.")
-    cmd.add_argument("--port", metavar="PORT", help="serial port (/dev/ttyUSB0, /dev/cu.usbserial-0001, COM3); "
-                     "default: $%s, else the one ESP32 USB bridge plugged in" % ports.ENV)
-    cmd.add_argument("--board", metavar="NAME", default=DEFAULT_BOARD,
-                     help="board profile from hardware/boards (default: %(default)s)")
-    cmd.add_argument("--firmware", metavar="IMAGE.bin", help="MicroPython image for the board's chip")
-    cmd.add_argument("--bundle", metavar="FILE", help="signed bundle to install (default: build one from this "
-                     "checkout with the signing key)")
-    cmd.add_argument("--key", metavar="PATH", help="signing key when building the bundle (as tafel bundle build)")
-    keys.add_trust_arguments(cmd, "trusted.py whose keys the bundle must be signed with")
-    cmd.add_argument("--baud", type=int, default=FLASH_BAUD, help="esptool's rate (default: %(default)s)")
-    cmd.add_argument("--skip-esptool", action="store_true", help="MicroPython is on the board already")
-    cmd.add_argument("--erase", action="store_true", help="erase the whole flash first (games too)")
-    cmd.add_argument("--force", action="store_true", help="install even if a Tafel app is on the board "
-                     "(into the free slot; games stay)")
-    cmd.add_argument("--dry-run", action="store_true", help="print the commands instead of running them")
+    cmd = commands.add_parser("flash", help=say("hp_flash"), description=say("hp_flash_d"))
+    cmd.add_argument("--port", metavar="PORT", help=say("hp_flash_port", ports.ENV))
+    cmd.add_argument("--board", metavar=say("m_name"), default=DEFAULT_BOARD, help=say("hp_flash_board"))
+    cmd.add_argument("--firmware", metavar="IMAGE.bin", help=say("hp_flash_firmware"))
+    cmd.add_argument("--bundle", metavar=say("m_file"), help=say("hp_flash_bundle"))
+    cmd.add_argument("--key", metavar=say("m_path"), help=say("hp_flash_key"))
+    keys.add_trust_arguments(cmd, say("hp_flash_trust"))
+    cmd.add_argument("--baud", type=int, default=FLASH_BAUD, help=say("hp_flash_baud"))
+    cmd.add_argument("--skip-esptool", action="store_true", help=say("hp_flash_skip"))
+    cmd.add_argument("--erase", action="store_true", help=say("hp_flash_erase"))
+    cmd.add_argument("--force", action="store_true", help=say("hp_flash_force"))
+    cmd.add_argument("--dry-run", action="store_true", help=say("hp_flash_dry_run"))
     cmd.set_defaults(run=run_flash)
 
 

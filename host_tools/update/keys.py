@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from ..app_files import root as repo_root
 from ..exits import Exit
+from ..lang import say
 from ..paths import user_data_dir
 
 KEY_NAME = "signing"
@@ -180,12 +181,12 @@ def add_to_trust_store(path, public, label):
     return True
 
 
-def add_trust_arguments(cmd, store_help="trusted.py with the accepted keys"):
-    """--trust-store PATH and --pub FILE...: the keys a command accepts bundles from."""
-    cmd.add_argument("--trust-store", metavar="PATH",
-                     help="%s (default: firmware/update/trusted.py)" % store_help)
-    cmd.add_argument("--pub", action="append", default=[], metavar="FILE",
-                     help="also accept this public key (.pub from tafel keygen; repeatable)")
+def add_trust_arguments(cmd, store_help=None):
+    """--trust-store PATH and --pub FILE...: the keys a command accepts bundles from (store_help: what
+    the trust store is to this command, in the current language; default: the accepted keys)."""
+    cmd.add_argument("--trust-store", metavar=say("m_path"),
+                     help=say("hp_trust_store", store_help or say("hp_trust_accepted")))
+    cmd.add_argument("--pub", action="append", default=[], metavar=say("m_file"), help=say("hp_pub"))
 
 
 def trusted_keys(args):
@@ -197,19 +198,13 @@ def trusted_keys(args):
 
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "keygen", help="make the Ed25519 key pair that signs update bundles",
-        description="Make an Ed25519 key pair for signing update bundles: the private key (mode 0600) "
-                    "stays on this laptop; the public key is added to the firmware's trust store "
-                    "(firmware/update/trusted.py), so devices running that firmware accept bundles "
-                    "signed with it.")
-    cmd.add_argument("--out", metavar="DIR", help="folder for NAME.key and NAME.pub (default: %s)" % default_key_dir())
-    cmd.add_argument("--name", default=KEY_NAME, help="file name of the pair (default: %(default)s)")
-    cmd.add_argument("--force", action="store_true", help="replace an existing pair of that name")
+    cmd = commands.add_parser("keygen", help=say("hp_keygen"), description=say("hp_keygen_d"))
+    cmd.add_argument("--out", metavar=say("m_dir"), help=say("hp_keygen_out", default_key_dir()))
+    cmd.add_argument("--name", default=KEY_NAME, help=say("hp_keygen_name"))
+    cmd.add_argument("--force", action="store_true", help=say("hp_keygen_force"))
     trust = cmd.add_mutually_exclusive_group()
-    trust.add_argument("--trust-store", metavar="PATH",
-                       help="trusted.py to add the public key to (default: firmware/update/trusted.py)")
-    trust.add_argument("--no-trust", action="store_true", help="do not add the public key to any trust store")
+    trust.add_argument("--trust-store", metavar=say("m_path"), help=say("hp_keygen_trust"))
+    trust.add_argument("--no-trust", action="store_true", help=say("hp_keygen_no_trust"))
     cmd.set_defaults(run=run_keygen)
 
 

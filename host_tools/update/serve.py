@@ -26,6 +26,7 @@ from tafel.bundle import discovery, reader
 from tafel.bundle.manifest import compare_versions
 
 from ..exits import Exit
+from ..lang import say
 from . import keys
 from .bundle_build import describe
 from .client import head_of
@@ -257,17 +258,11 @@ def _addresses():
 # ---- the command -------------------------------------------------------------------
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "serve-update", help="offer a signed update bundle to devices over Wi-Fi",
-        description="Serve the newest valid bundle of a folder (or the one given) over HTTP for devices "
-                    "on the same network: on the device, Settings > Update finds this laptop by a broadcast "
-                    "(or type one of the addresses printed under Settings > WLAN > Server). Ctrl-C stops.")
-    cmd.add_argument("source", nargs="?", default=".", metavar="BUNDLE|DIR",
-                     help="a bundle, or a folder whose newest valid *.bundle is served (default: .)")
-    cmd.add_argument("--host", default="", help="address to listen on (default: every address)")
-    cmd.add_argument("--port", type=int, default=None, help="HTTP port (default: 7070; 0 picks a free one)")
-    cmd.add_argument("--discovery-port", type=int, default=None, metavar="P",
-                     help="UDP port answering the devices' search (default: 7071; 0: no discovery)")
+    cmd = commands.add_parser("serve-update", help=say("hp_serve"), description=say("hp_serve_d"))
+    cmd.add_argument("source", nargs="?", default=".", metavar=say("m_bundle_or_dir"), help=say("hp_serve_source"))
+    cmd.add_argument("--host", default="", help=say("hp_serve_host"))
+    cmd.add_argument("--port", type=int, default=None, help=say("hp_serve_port"))
+    cmd.add_argument("--discovery-port", type=int, default=None, metavar="P", help=say("hp_serve_discovery"))
     keys.add_trust_arguments(cmd)
     cmd.set_defaults(run=run_serve)
 
