@@ -3,6 +3,7 @@
 #   lang.use(lang.choose(args.lang))    # host_tools/cli.py, before a command runs
 #   lang.say("wrote", path)             # the current language's text for a key, %-formatted
 #   lang.count(3, "game")               # "3 games" / "3 Spiele": singular or plural by number
+#   lang.tell(lang.Phrase("key", 7))    # a text made now, said later in the language spoken then
 #
 # The texts are catalogues, one English and one German file each (CATALOGUES): texts_en.py and
 # texts_de.py (the history, info, export and the link), texts_*_tools.py (the port search, card
@@ -78,6 +79,36 @@ def say(key, *args):
     """The text of `key` in the current language, formatted with `args` if any."""
     template = _TEXTS[_current[0]][key]
     return template % args if args else template
+
+
+class Phrase(str):
+    """A text to be said later, in whichever language is spoken then: Phrase("rs_stop", 7).
+    It is the English text itself (a str: what a file such as a rescue's export keeps, as the
+    export's own texts are English), and keeps its key and arguments, which tell() says in the
+    current language. Arguments may be Phrases and lists of values (said joined by ", ")."""
+
+    def __new__(cls, key, *args):
+        self = str.__new__(cls, _render("en", key, args))
+        self.key, self.args = key, args
+        return self
+
+
+def tell(value):
+    """A Phrase in the current language; anything else as it is."""
+    return _told(_current[0], value) if isinstance(value, Phrase) else value
+
+
+def _told(lang, value):
+    if isinstance(value, Phrase):
+        return _render(lang, value.key, value.args)
+    if isinstance(value, list):
+        return ", ".join(str(_told(lang, v)) for v in value)
+    return value
+
+
+def _render(lang, key, args):
+    template = _TEXTS[lang][key]
+    return template % tuple(_told(lang, a) for a in args) if args else template
 
 
 def count(n, key):

@@ -60,7 +60,8 @@ HOST_SHARED = {"__init__.py", "cli.py", "exits.py", "paths.py", "progress.py", "
                "rules_cli.py", "lang.py", "texts_de.py", "texts_en.py",
                "texts_de_tools.py", "texts_en_tools.py", "texts_de_help.py", "texts_en_help.py",
                "texts_de_update.py", "texts_en_update.py", "texts_de_rescue.py", "texts_en_rescue.py",
-               "texts_de_board.py", "texts_en_board.py", "texts_de_flash.py", "texts_en_flash.py", "argparse_de.py"}
+               "texts_de_board.py", "texts_en_board.py", "texts_de_flash.py", "texts_en_flash.py",
+               "argparse_de.py"}
 HOST_PACKAGES = {
     "sim": "`tafel sim`, the simulator's launcher",
     "link": "the laptop's end of the USB serial link, exports",
