@@ -119,7 +119,7 @@ TEXTS = {
     "kg_cannot_read": "kann %s nicht lesen: %s",
     "kg_not_pem": "%s ist kein unverschlüsselter privater PEM-Schlüssel: %s",
     "kg_not_ed25519": "%s ist kein Ed25519-Schlüssel",
-    "kg_readable": "tafel: Warnung: %s ist für andere Benutzer lesbar (chmod 600 darauf)",
+    "kg_readable": "tafel: Warnung: %s ist für andere Benutzer lesbar (mit chmod 600 schützen)",
     "kg_no_public": "kann keinen öffentlichen Schlüssel aus %s lesen: %s",
     "kg_public_size": "%s enthält %d Bytes, ein öffentlicher Ed25519-Schlüssel hat 32",
     "kg_no_store": "kann die Liste vertrauter Schlüssel %s nicht lesen: %s",
