@@ -90,8 +90,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 APP = ("firmware/", "lib/tafel/", "host_tools/simboard/")  # the device's program, the simulator's chip and
 #     board parts, the core
 SOURCE = ("!firmware/port/",)  # the app run from source: the image's build does not count
+LANG = ("host_tools/lang.py", "host_tools/texts_*.py")  # the laptop's language and its catalogues (every message
+#     of the launcher, the bundles and the link is said through them)
 SIM = ("host_tools/__init__.py", "host_tools/app_files.py", "host_tools/exits.py", "host_tools/paths.py",
-       "host_tools/sim/")  # the
+       "host_tools/sim/") + LANG  # the
 #     simulator's launcher (tafel_host.sim: runtime, device process, serial line)
 BUNDLE = ("host_tools/update/__init__.py", "host_tools/update/bundle_build.py", "host_tools/update/keys.py",
           "host_tools/update/refusals.py") + SIM  # bundles, signed
@@ -104,9 +106,7 @@ LINK = tuple("host_tools/link/%s.py" % m for m in (
     "__init__", "cli", "client", "errors", "stream", "ports", "export", "export_state", "salvage", "storage_notes",
     "info", "simports")) + (
     "host_tools/rescue/__init__.py", "host_tools/rescue/link.py", "host_tools/exits.py", "host_tools/isotime.py",
-    "host_tools/progress.py", "host_tools/lang.py", "host_tools/texts_de.py", "host_tools/texts_en.py",
-    "host_tools/texts_de_tools.py", "host_tools/texts_en_tools.py")  # the laptop's end (not link/roster_cli.py),
-#     in the laptop's language
+    "host_tools/progress.py") + LANG  # the laptop's end (not link/roster_cli.py), in the laptop's language
 UPDATE = ("host_tools/update/client.py", "host_tools/update/trial.py", "host_tools/update/bundle_file.py",
           "host_tools/update/serve.py")  # an update sent over USB and served over Wi-Fi
 STORE = ("firmware/store/", "firmware/sim/blockdev.py",

@@ -5,7 +5,7 @@ import sys
 from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
-from . import __version__, lang, rules_cli
+from . import __version__, argparse_de, lang, rules_cli
 from .exits import Exit
 from .hardware import calibrate
 from .hardware import cli as hardware_cli
@@ -61,23 +61,16 @@ def points(args):
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="tafel", description="Tafel: score keeping for UNO-style card games.")
-    parser.add_argument("--version", action="version", version="tafel " + __version__)
+    """Every command's parser, its help in the current language (main() chooses it first)."""
+    say = lang.say
+    parser = argparse.ArgumentParser(prog="tafel", description=say("hp_tafel"))
+    parser.add_argument("--version", action="version", version="tafel " + __version__, help=say("hp_version"))
     _lang_option(parser, True)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    cmd = commands.add_parser(
-        "points",
-        help="points of the cards left in a hand",
-        description='Points of cards left in a hand, e.g. tafel points "red 7" "blue 9" "green draw2".',
-    )
-    cmd.add_argument(
-        "cards", nargs="+", metavar="CARD",
-        help='a card such as "red 7", "7", "Zieh Zwei", "Joker", "schwarz +4" (colour optional: it never changes points)',
-    )
-    cmd.add_argument(
-        "--value", action="append", default=[], metavar="RANK=POINTS",
-        help="house rule: points for a rank, e.g. --value swap=50 (repeatable)",
-    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar=say("m_command"))
+    cmd = commands.add_parser("points", help=say("hp_points"), description=say("hp_points_d"))
+    cmd.add_argument("cards", nargs="+", metavar=say("m_card"), help=say("hp_points_cards"))
+    cmd.add_argument("--value", action="append", default=[], metavar=say("m_rank_points"),
+                     help=say("hp_points_value"))
     cmd.set_defaults(run=points)
     sim_launcher.add_parser(commands)
     hardware_cli.add_parser(commands)
@@ -99,8 +92,7 @@ def build_parser():
 def _lang_option(parser, top):
     # Before the command or anywhere after it; an inner one must not reset the outer.
     parser.add_argument("--lang", choices=lang.LANGS, default=None if top else argparse.SUPPRESS,
-                        help="language of the output: de or en (default: $%s, else the locale: LC_ALL, "
-                             "LC_MESSAGES, LANG; German for de*, else English)" % lang.ENV)
+                        help=lang.say("hp_lang", lang.ENV))
 
 
 def _everywhere(parser):
@@ -115,7 +107,10 @@ def _everywhere(parser):
 
 
 def main(argv=None):
-    lang.use(lang.choose(_lang_flag(argv)))  # for argparse's own messages' neighbours too
+    # The language before the parser is built: its help texts and argparse's own words
+    # (argparse_de.py) are taken in it, and its errors are said in it.
+    argparse_de.install()
+    lang.use(lang.choose(_lang_flag(argv)))
     args = build_parser().parse_args(argv)
     lang.use(lang.choose(args.lang))
     try:

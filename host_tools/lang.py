@@ -3,18 +3,44 @@
 #   lang.use(lang.choose(args.lang))    # host_tools/cli.py, before a command runs
 #   lang.say("wrote", path)             # the current language's text for a key, %-formatted
 #   lang.count(3, "game")               # "3 games" / "3 Spiele": singular or plural by number
+#   lang.tell(lang.Phrase("key", 7))    # a text made now, said later in the language spoken then
 #
-# The texts are in texts_en.py and texts_de.py (the history, info, export and the link) and in
-# texts_en_tools.py and texts_de_tools.py (the port search, card names and the device tools):
-# one catalogue per language, both with the same keys (tests/host/test_laptop_language.py checks
-# that they match, placeholders included, and that no key is in both files of a language).
+# The texts are catalogues, one English and one German file each (CATALOGUES): texts_en.py and
+# texts_de.py (the history, info, export and the link), texts_*_tools.py (the port search, card
+# names, roster, clock, update), texts_*_help.py (every command's --help), texts_*_update.py
+# (bundles, keys, the device's refusals, serve-update), texts_*_flash.py (flash), texts_*_rescue.py
+# (rescue) and texts_*_board.py (hardware, calibrate, sim). Both files of a pair have the same keys, and no key is in two files
+# of a language (tests/host/test_laptop_language.py checks both, placeholders included).
+# argparse's own words ("usage:", its errors) are argparse_de.py's.
 import os
 
-from . import texts_de, texts_de_tools, texts_en, texts_en_tools
+from . import (
+    texts_de,
+    texts_de_board,
+    texts_de_flash,
+    texts_de_help,
+    texts_de_rescue,
+    texts_de_tools,
+    texts_de_update,
+    texts_en,
+    texts_en_board,
+    texts_en_flash,
+    texts_en_help,
+    texts_en_rescue,
+    texts_en_tools,
+    texts_en_update,
+)
 
+# (English, German): the catalogues, each pair with the same keys
+CATALOGUES = ((texts_en, texts_de), (texts_en_tools, texts_de_tools), (texts_en_help, texts_de_help),
+              (texts_en_update, texts_de_update), (texts_en_flash, texts_de_flash),
+              (texts_en_rescue, texts_de_rescue), (texts_en_board, texts_de_board))
 LANGS = ("de", "en")
 ENV = "TAFEL_LANG"
-_TEXTS = {"de": dict(texts_de.TEXTS, **texts_de_tools.TEXTS), "en": dict(texts_en.TEXTS, **texts_en_tools.TEXTS)}
+_TEXTS = {"en": {}, "de": {}}
+for _en, _de in CATALOGUES:
+    _TEXTS["en"].update(_en.TEXTS)
+    _TEXTS["de"].update(_de.TEXTS)
 _current = ["en"]
 
 
@@ -55,10 +81,46 @@ def say(key, *args):
     return template % args if args else template
 
 
+class Phrase(str):
+    """A text to be said later, in whichever language is spoken then: Phrase("rs_stop", 7).
+    It is the English text itself (a str: what a file such as a rescue's export keeps, as the
+    export's own texts are English), and keeps its key and arguments, which tell() says in the
+    current language. Arguments may be Phrases and lists of values (said joined by ", ")."""
+
+    def __new__(cls, key, *args):
+        self = str.__new__(cls, _render("en", key, args))
+        self.key, self.args = key, args
+        return self
+
+
+def tell(value):
+    """A Phrase in the current language; anything else as it is."""
+    return _told(_current[0], value) if isinstance(value, Phrase) else value
+
+
+def _told(lang, value):
+    if isinstance(value, Phrase):
+        return _render(lang, value.key, value.args)
+    if isinstance(value, list):
+        return ", ".join(str(_told(lang, v)) for v in value)
+    return value
+
+
+def _render(lang, key, args):
+    template = _TEXTS[lang][key]
+    return template % tuple(_told(lang, a) for a in args) if args else template
+
+
 def count(n, key):
     """'1 game' / '2 games' ('1 Spiel' / '2 Spiele'): the key's (singular, plural) pair."""
     one, many = _TEXTS[_current[0]][key]
     return "%d %s" % (n, one if n == 1 else many)
+
+
+def grouped(value):
+    """A whole number with its thousands marked as the language marks them: 12,425 / 12.425."""
+    out = "{:,}".format(value)
+    return out.replace(",", ".") if _current[0] == "de" else out
 
 
 def number(value, places=1):

@@ -54,32 +54,21 @@ _MENU_OF = (0, 1, 2, 4, 5, 6, 7, 8)  # each section's heading in the rulebook's 
 
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "rules", help="the rules: card values, what cards do, +4 challenges, calling UNO, scoring, dealing, teams; "
-             "play and challenge verdicts",
-        description="Print the rulebook (the device's texts), or judge a position: which cards of a hand "
-                    "may be played on a top card, and the verdict of a Wild Draw Four challenge.")
-    cmd.add_argument("--section", choices=rulebook.SECTIONS, help="print one section only")
+    say = laptop.say
+    cmd = commands.add_parser("rules", help=say("hp_rules"), description=say("hp_rules_d"))
+    cmd.add_argument("--section", choices=rulebook.SECTIONS, help=say("hp_rules_section"))
     cmd.set_defaults(run=run_book)
-    sub = cmd.add_subparsers(dest="action", metavar="ACTION")
-    play = sub.add_parser(
-        "play", help="which cards of a hand may be played on a top card",
-        description='Which cards of a hand may be played, e.g. tafel rules play "red 6" --hand "red 3" '
-                    '"blue 6" "blue 3" wild')
-    play.add_argument("top", metavar="TOP", help='the top card of the discard pile, e.g. "red 6" or wild')
-    play.add_argument("--hand", nargs="+", required=True, metavar="CARD", help="the cards in the hand")
-    play.add_argument("--colour", "--color", dest="colour", metavar="COLOUR",
-                      help="on a black top card: the colour chosen with it")
+    sub = cmd.add_subparsers(dest="action", metavar=say("m_action"))
+    play = sub.add_parser("play", help=say("hp_play"), description=say("hp_play_d"))
+    play.add_argument("top", metavar=say("m_top"), help=say("hp_play_top"))
+    play.add_argument("--hand", nargs="+", required=True, metavar=say("m_card"), help=say("hp_play_hand"))
+    play.add_argument("--colour", "--color", dest="colour", metavar=say("m_colour"), help=say("hp_play_colour"))
     play.set_defaults(run=run_play)
-    chal = sub.add_parser(
-        "challenge", help="the verdict of a Wild Draw Four challenge",
-        description="The verdict of a +4 challenge from the hand held before the +4 (the +4 may be in it) "
-                    "and the colour in play then, e.g. tafel rules challenge red --hand \"red 3\" \"blue 6\" +4")
-    chal.add_argument("in_play", metavar="COLOUR_OR_CARD",
-                      help='the colour in play before the +4, or the card it was played on ("red 6")')
-    chal.add_argument("--hand", nargs="+", required=True, metavar="CARD", help="the hand held before the +4")
-    chal.add_argument("--colour", "--color", dest="colour", metavar="COLOUR",
-                      help="when the +4 was played on a black card: the colour chosen with that card")
+    chal = sub.add_parser("challenge", help=say("hp_challenge"), description=say("hp_challenge_d"))
+    chal.add_argument("in_play", metavar=say("m_colour_or_card"), help=say("hp_challenge_in_play"))
+    chal.add_argument("--hand", nargs="+", required=True, metavar=say("m_card"), help=say("hp_challenge_hand"))
+    chal.add_argument("--colour", "--color", dest="colour", metavar=say("m_colour"),
+                      help=say("hp_challenge_colour"))
     chal.set_defaults(run=run_challenge)
 
 

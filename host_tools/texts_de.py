@@ -203,6 +203,7 @@ TEXTS = {
                "repl, dann Strg-D)",
     "garbled_hello": "eine verstümmelte Antwort auf die Begrüßung, %d Mal: %s (Leitung oder Kabel gestört?)",
     "no_hello": "keine Antwort auf die Begrüßung",
+    "damaged_hello": "eine beschädigte Begrüßungszeile",
     "it_said": " (es sagte %r)",
     "stopped_answering": "das Gerät antwortet nicht mehr (%s)",
     "went_silent": "das Gerät verstummte mitten in %s",

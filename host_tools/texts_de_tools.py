@@ -1,4 +1,4 @@
-# German texts of the device tools (port search, card names, roster, clock, update, rescue, flash, hardware, sim).
+# German texts of the device tools (port search, card names, roster, clock, update).
 #
 # As texts_de.py (lang.say formats them); its keys and these are one catalogue (lang.py joins
 # them), so no key is in both. English in texts_en_tools.py, with the same keys.
@@ -6,6 +6,8 @@ TEXTS = {
     # the port search (link/ports.py)
     "port_busy": "Port %s wird von einem anderen tafel-Befehl benutzt (%s): warten, bis er fertig ist, "
                  "oder ihn beenden",
+    "port_other_program": "Port %s wird von einem anderen Programm benutzt (ein serieller Monitor, mpremote, eine "
+                          "IDE?): es schließen, dann noch einmal versuchen",
     "pid": "PID %s",
     "pid_unknown": "PID unbekannt",
     "hint_linux": "Unter Linux: der Benutzer braucht die Gruppe für serielle Ports: "
@@ -71,7 +73,7 @@ TEXTS = {
     "clock_set_unset": "Uhr von %s auf %s UTC gestellt; sie war nicht gestellt",
     "clock_set": "Uhr von %s auf %s UTC gestellt; sie stand auf %s UTC (%+d s)",
     "time_out_of_range": "eine Zeit außerhalb des Bereichs",
-    # tafel update (update/client.py); the device's refusals themselves are update/refusals.py's (English)
+    # tafel update (update/client.py); the device's refusals themselves are texts_*_update.py's ("rf_")
     "up_forgot": "das Gerät hat die Übertragung vergessen (neu gestartet?): tafel update noch einmal ausführen",
     "up_stuck": "die Übertragung kommt nicht voran (%s)",
     "up_silence": "Stille",

@@ -188,6 +188,7 @@ TEXTS = {
                "button or plug it in again, or press Ctrl-D at the prompt (mpremote connect PORT repl, then Ctrl-D)",
     "garbled_hello": "a garbled handshake answer, %d times: %s (a noisy line or cable?)",
     "no_hello": "no answer to the handshake",
+    "damaged_hello": "a damaged hello line",
     "it_said": " (it said %r)",
     "stopped_answering": "the device stopped answering (%s)",
     "went_silent": "the device went silent in the middle of %s",

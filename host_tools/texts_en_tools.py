@@ -1,10 +1,12 @@
-# English texts of the device tools (port search, card names, roster, clock, update, rescue, flash, hardware, sim).
+# English texts of the device tools (port search, card names, roster, clock, update).
 #
 # As texts_en.py (lang.say formats them); its keys and these are one catalogue (lang.py joins
 # them), so no key is in both. German in texts_de_tools.py, with the same keys.
 TEXTS = {
     # the port search (link/ports.py)
     "port_busy": "port %s is in use by another tafel command (%s): wait until it is done, or end it",
+    "port_other_program": "port %s is in use by another program (a serial monitor, mpremote, an IDE?): close it, "
+                          "then try again",
     "pid": "pid %s",
     "pid_unknown": "pid unknown",
     "hint_linux": "On Linux: your user needs the serial group to open the port: "
@@ -69,7 +71,7 @@ TEXTS = {
     "clock_set_unset": "clock of %s set to %s UTC; it was not set",
     "clock_set": "clock of %s set to %s UTC; it was %s UTC (%+d s)",
     "time_out_of_range": "a time out of range",
-    # tafel update (update/client.py); the device's refusals themselves are update/refusals.py's (English)
+    # tafel update (update/client.py); the device's refusals themselves are texts_*_update.py's ("rf_")
     "up_forgot": "the device forgot the transfer (restarted?): run tafel update again",
     "up_stuck": "the transfer makes no progress (%s)",
     "up_silence": "silence",

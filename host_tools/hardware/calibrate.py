@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from ..exits import Exit
+from ..lang import say
 from ..link import ports
 from ..link.client import BAUD, Link
 from ..link.errors import LinkError
@@ -35,19 +36,11 @@ CHIP = Path(__file__).parent / "onboard" / "calibrate.py"  # the board's side, s
 
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "calibrate", help="measure a real board's heap and speed in the heap scenarios",
-        description="Play the scenarios of `make heap` (%s) on a board by keys and print what its chip "
-                    "measures: the heap's peak in use, ESP-IDF's memory, the time from a key to the drawn "
-                    "screen. The table's games are not touched (a scratch store is used and removed). "
-                    "Compare with `make heap`; docs/calibrate.md says how to send the table back."
-                    % ", ".join(PLAYED))
-    cmd.add_argument("--port", metavar="PORT", help="device path or pyserial URL; default: $%s, else "
-                     "auto-detect" % ports.ENV)
-    cmd.add_argument("--baud", type=int, default=BAUD, help="line rate on UART bridges (default: %(default)s)")
-    cmd.add_argument("--only", metavar="LIST", default=",".join(PLAYED),
-                     help="scenarios to play, comma-separated (default: %(default)s)")
-    cmd.add_argument("--json", metavar="FILE", help="also write the figures as JSON (to send back)")
+    cmd = commands.add_parser("calibrate", help=say("hp_calibrate"), description=say("hp_calibrate_d", ", ".join(PLAYED)))
+    cmd.add_argument("--port", metavar="PORT", help=say("hp_calibrate_port", ports.ENV))
+    cmd.add_argument("--baud", type=int, default=BAUD, help=say("hp_calibrate_baud"))
+    cmd.add_argument("--only", metavar=say("m_list"), default=",".join(PLAYED), help=say("hp_calibrate_only"))
+    cmd.add_argument("--json", metavar=say("m_file"), help=say("hp_calibrate_json"))
     cmd.set_defaults(run=run)
     return cmd
 
@@ -89,8 +82,7 @@ def parse(lines):
 
 def table(rows):
     """The figures as a table in make heap's terms (KB; ms from a key to the drawn screen)."""
-    head = ("scenario", "keys", "peak in use", "free at peak", "heap", "before the app", "stack at loop",
-            "ESP-IDF free / largest / least", "key to screen median / 95% / worst", "s", "errors")
+    head = tuple(say("cal_head").split("|"))
     out = [head]
     for r in rows:
         idf = r.get("idf")
@@ -117,7 +109,7 @@ def run(args):
     names = [n.strip() for n in args.only.split(",") if n.strip()]
     unknown = [n for n in names if n not in PLAYED]
     if unknown or not names:
-        _say("--only takes %s, not %s" % (", ".join(PLAYED), ", ".join(unknown) or "nothing"))
+        _say(say("cal_only", ", ".join(PLAYED), ", ".join(unknown) or say("cal_nothing")))
         return Exit.USAGE
     try:
         port, link = ports.find(lambda name: Link.open(name, args.baud), port=args.port)
@@ -131,30 +123,27 @@ def run(args):
         pass
     finally:
         link.close()
-    print("calibrating %s (%s, firmware %s) on %s: %s" % (device["id"], "app running", device["firmware"], port,
-                                                          ", ".join(names)), flush=True)
+    print(say("cal_start", device["id"], say("cal_app_running"), device["firmware"], port, ", ".join(names)),
+          flush=True)
     board = Board(port, timeout=3600.0)
     started = time.monotonic()
     try:
         lines = _play(board, names)
     except InstallError as err:
-        _say(str(err).replace("mpremote", "the board's REPL", 1))
+        _say(str(err).replace("mpremote", say("cal_repl"), 1))
         _restart(board)
         return Exit.FAILED
     rows, other = parse(lines)
     _restart(board)
     if not any(line.startswith(MARK + "-DONE") for line in lines) or len(rows) != len(names) + 1:
-        _say("the board stopped before the end; what it printed last:\n  " + "\n  ".join(other[-8:]))
+        _say(say("cal_stopped") + "\n  ".join(other[-8:]))
         return Exit.FAILED
     print(table(rows))
-    print("(%d s. The chip's own figures: gc.mem_alloc and gc.mem_free after a collection at every key, "
-          "esp32.idf_heap_info at the end, micropython.stack_use in the loop. 'start': the app on an empty "
-          "store; 'before the app': the heap in use after the soft reset, with this tool's code.)"
-          % (time.monotonic() - started))
+    print(say("cal_note", time.monotonic() - started))
     if args.json:
         report = {"device": device, "port": port, "scenarios": rows, "mem_info": [x for x in other if x.strip()]}
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-        print("written: %s" % args.json)
+        print(say("cal_written", args.json))
     return Exit.OK if all(r["errors"] == 0 for r in rows) else Exit.FAILED
 
 
@@ -166,7 +155,7 @@ def _play(board, names):
     def progress(line):
         if line.startswith(MARK + "-KEYS "):
             done[0] += 1
-            print("  %d of %d chunks of keys played" % (done[0], chunks), file=sys.stderr, flush=True)
+            print(say("cal_chunks", done[0], chunks), file=sys.stderr, flush=True)
 
     return board.run(*todo, on_line=progress, soft_reset=True)
 

@@ -9,27 +9,19 @@
 import sys
 
 from ..exits import Exit
+from ..lang import say
 from .check import check
 from .docs import HardwareError, generate
 from .model import load_profiles, repo_root
 
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "hardware",
-        help="check the board profiles; generate wiring and parts lists",
-        description="Board profiles (hardware/boards/*.json): check them against the ESP32's pin rules, "
-                    "or generate each board's wiring table, wiring diagram (SVG) and parts list.",
-    )
-    actions = cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
-    check_cmd = actions.add_parser("check", help="check every board profile",
-                                   description="Check every profile in hardware/boards: complete, no GPIO "
-                                               "used twice, every GPIO fit for its job.")
+    cmd = commands.add_parser("hardware", help=say("hp_hardware"), description=say("hp_hardware_d"))
+    actions = cmd.add_subparsers(dest="action", required=True, metavar=say("m_action"))
+    check_cmd = actions.add_parser("check", help=say("hp_hw_check"), description=say("hp_hw_check_d"))
     check_cmd.set_defaults(run=run_check)
-    docs = actions.add_parser("docs", help="generate wiring.md, wiring.svg and bom.md per board",
-                              description="Generate hardware/<board>/wiring.md, wiring.svg and bom.md from "
-                                          "the profiles and hardware/parts/<board>.json.")
-    docs.add_argument("--out", metavar="DIR", help="write into DIR/<board>/ instead of hardware/<board>/")
+    docs = actions.add_parser("docs", help=say("hp_hw_docs"), description=say("hp_hw_docs_d"))
+    docs.add_argument("--out", metavar=say("m_dir"), help=say("hp_hw_docs_out"))
     docs.set_defaults(run=run_docs)
     return cmd
 
@@ -38,7 +30,7 @@ def run_check(args):
     bad = 0
     for name, profile in load_profiles().items():
         problems = check(profile, name)
-        print("%s: %s" % (name, "ok" if not problems else "%d problem(s)" % len(problems)))
+        print("%s: %s" % (name, say("hw_ok") if not problems else say("hw_problems", len(problems))))
         for problem in problems:
             print("  " + problem)
         bad += bool(problems)

@@ -7,6 +7,7 @@
 # files are compared with a fresh generation by the tests.
 from pathlib import Path
 
+from ..lang import say
 from .check import check
 from .model import load_parts, load_profiles, parts, parts_path, pin_uses, repo_root
 from .svg import wiring_svg
@@ -32,7 +33,7 @@ def generate(root=None, out=None):
     for name, profile in load_profiles(root).items():
         problems = check(profile, name, root)
         if not parts_path(name, root).is_file():
-            problems.append("no parts list: write hardware/parts/%s.json" % name)
+            problems.append(say("hw_no_parts", name))
         if problems:
             refused.append("hardware/boards/%s.json:\n  %s" % (name, "\n  ".join(problems)))
             continue
@@ -43,7 +44,7 @@ def generate(root=None, out=None):
             path.write_text(text, encoding="utf-8", newline="\n")
             written.append(path)
     if refused:
-        raise HardwareError("no documents for:\n" + "\n".join(refused), written)
+        raise HardwareError(say("hw_no_documents") + "\n".join(refused), written)
     return written
 
 

@@ -24,40 +24,30 @@ from .database import History, HistoryError
 
 def _db_option(parser, top):
     # --db is accepted before and after a subcommand; the inner one must not reset the outer.
-    parser.add_argument("--db", metavar="PATH", default=None if top else argparse.SUPPRESS,
-                        help="history database (default: history.sqlite3 in the user's data directory)")
+    parser.add_argument("--db", metavar=say("m_path"), default=None if top else argparse.SUPPRESS,
+                        help=say("hp_db"))
 
 
 def add_parsers(commands):
-    cmd = commands.add_parser(
-        "history", help="statistics per player from the history of imported exports",
-        description="Statistics per player over the games in the history database; "
-                    "`tafel history import FILE...` adds exports to it.")
+    cmd = commands.add_parser("history", help=say("hp_history"), description=say("hp_history_d"))
     _db_option(cmd, True)
-    cmd.add_argument("--evening", metavar="YYYY-MM-DD", help="only the games of this evening")
+    cmd.add_argument("--evening", metavar="YYYY-MM-DD", help=say("hp_evening_only"))
     cmd.set_defaults(run=run_stats)
-    sub = cmd.add_subparsers(dest="action", metavar="ACTION")
-    imp = sub.add_parser("import", help="import export files (JSON from tafel export) into the history",
-                         description="Import exports. Every game is rebuilt from its records and a file "
-                                     "whose rounds, totals, winners or finished differ is refused (nothing "
-                                     "imported); a game already there is replaced only by a copy that "
-                                     "continues it (later rounds).")
-    imp.add_argument("files", nargs="+", metavar="FILE")
+    sub = cmd.add_subparsers(dest="action", metavar=say("m_action"))
+    imp = sub.add_parser("import", help=say("hp_import"), description=say("hp_import_d"))
+    imp.add_argument("files", nargs="+", metavar=say("m_file"))
     _db_option(imp, False)
     imp.set_defaults(run=run_import)
 
-    cmd = commands.add_parser("chart", help="a game's score progression as PNG",
-                              description="Draw the running totals of a game from the history.")
-    cmd.add_argument("game", metavar="GAME", help="game id, or DEVICE:ID when several devices have that id")
-    cmd.add_argument("-o", "--output", metavar="FILE", help="PNG file (default: tafel-game-ID.png)")
+    cmd = commands.add_parser("chart", help=say("hp_chart"), description=say("hp_chart_d"))
+    cmd.add_argument("game", metavar=say("m_game"), help=say("hp_chart_game"))
+    cmd.add_argument("-o", "--output", metavar=say("m_file"), help=say("hp_chart_output"))
     _db_option(cmd, True)
     cmd.set_defaults(run=run_chart)
 
-    cmd = commands.add_parser("report", help="one evening as a self-contained HTML page",
-                              description="Write an evening's games, statistics and charts as one HTML "
-                                          "file with everything embedded.")
-    cmd.add_argument("-o", "--output", metavar="FILE", help="HTML file (default: tafel-EVENING.html)")
-    cmd.add_argument("--evening", metavar="YYYY-MM-DD", help="which evening (default: the latest)")
+    cmd = commands.add_parser("report", help=say("hp_report"), description=say("hp_report_d"))
+    cmd.add_argument("-o", "--output", metavar=say("m_file"), help=say("hp_report_output"))
+    cmd.add_argument("--evening", metavar="YYYY-MM-DD", help=say("hp_report_evening"))
     _db_option(cmd, True)
     cmd.set_defaults(run=run_report)
 

@@ -38,11 +38,8 @@ def port_options(cmd, top=True):
     import argparse
 
     keep = {} if top else {"default": argparse.SUPPRESS}
-    cmd.add_argument("--port", metavar="PORT", **keep,
-                     help="device path (/dev/ttyUSB0, /dev/cu.usbserial-0001, COM3) or pyserial URL; "
-                          "default: $%s, else auto-detect" % ports.ENV)
-    cmd.add_argument("--baud", type=int, help="line rate on UART bridges (default: %d)" % BAUD,
-                     **(keep or {"default": BAUD}))
+    cmd.add_argument("--port", metavar="PORT", **keep, help=say_text("hp_port", ports.ENV))
+    cmd.add_argument("--baud", type=int, help=say_text("hp_baud", BAUD), **(keep or {"default": BAUD}))
 
 
 def _cursor(text):
@@ -58,32 +55,19 @@ def _cursor(text):
 
 
 def add_parsers(commands):
-    cmd = commands.add_parser("info", help="what the device holds: flash, clock, update state, games",
-                              description="Show the device, its flash and clock, its update state (a new "
-                                          "version on trial or probation, the versions it rolled back) and "
-                                          "the games it stores.")
+    cmd = commands.add_parser("info", help=say_text("hp_info"), description=say_text("hp_info_d"))
     port_options(cmd)
     cmd.set_defaults(run=run_info)
 
-    cmd = commands.add_parser(
-        "export", help="take the device's games home as JSON or CSV",
-        description="Export games over the serial link. Without --since every game is exported; --since "
-                    "alone exports what changed since this laptop's last export of the device (and "
-                    "resumes an export that was cut short). Games exported are marked on the device.")
+    cmd = commands.add_parser("export", help=say_text("hp_export"), description=say_text("hp_export_d"))
     port_options(cmd)
-    cmd.add_argument("-o", "--output", metavar="FILE", help="output file, '-' for standard output "
-                     "(default: tafel-DEVICE-TIME.json, .csv or .xlsx)")
-    cmd.add_argument("--format", choices=("json", "csv", "xlsx"),
-                     help="default: from the file name, else json; xlsx: an Excel workbook (needs openpyxl)")
-    cmd.add_argument("--excel", action="store_true",
-                     help="CSV as Excel opens it by double-click: UTF-8 with a byte order mark, and with "
-                          "--lang de (or a German locale) ';' between fields and German column names, "
-                          "else ','; implies --format csv")
+    cmd.add_argument("-o", "--output", metavar=say_text("m_file"), help=say_text("hp_export_output"))
+    cmd.add_argument("--format", choices=("json", "csv", "xlsx"), help=say_text("hp_export_format"))
+    cmd.add_argument("--excel", action="store_true", help=say_text("hp_export_excel"))
     which = cmd.add_mutually_exclusive_group()
-    which.add_argument("--all", action="store_true", help="every game (the default)")
-    which.add_argument("--since", nargs="?", const=LAST, type=_cursor, metavar="CURSOR",
-                       help="only games new or changed since this laptop's last export, or since CURSOR "
-                            "(G:S/N@E, as an export printed it; G:S alone brings every game)")
+    which.add_argument("--all", action="store_true", help=say_text("hp_export_all"))
+    which.add_argument("--since", nargs="?", const=LAST, type=_cursor, metavar=say_text("m_cursor"),
+                       help=say_text("hp_export_since"))
     cmd.set_defaults(run=run_export)
 
 

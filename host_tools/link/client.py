@@ -85,8 +85,7 @@ class Link:
         except BaseException as err:
             release()
             if "exclusively lock" in str(err):
-                raise ports.PortBusy("port %s is in use by another program (a serial monitor, mpremote, an "
-                                     "IDE?): close it, then try again" % url) from None
+                raise ports.PortBusy(say("port_other_program", url)) from None
             raise
         link = cls(port, None, timeouts)
         link._release = release
@@ -191,7 +190,7 @@ class Link:
                     self.stream_end = None
                     return hello
                 if b"proto=" in line or b"AFEL!" in line:  # the hello with its start damaged
-                    garbled = "a damaged hello line"
+                    garbled = say("damaged_hello")
                     break
                 repl = repl or at_repl(line)
                 if line.strip():

@@ -15,27 +15,21 @@ ROSTER_MAX = 64  # names the device's roster holds (firmware/store/keyval.py MAX
 
 
 def add_parsers(commands):
-    cmd = commands.add_parser("roster", help="the player names the device offers",
-                              description="Pull the device's roster of player names, or push a new one.")
+    cmd = commands.add_parser("roster", help=text("hp_roster"), description=text("hp_roster_d"))
     port_options(cmd)
-    sub = cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
-    pull = sub.add_parser("pull", help="print the roster, one name a line")
+    sub = cmd.add_subparsers(dest="action", required=True, metavar=text("m_action"))
+    pull = sub.add_parser("pull", help=text("hp_roster_pull"))
     pull.set_defaults(run=run_roster_pull)
-    push = sub.add_parser("push", help="replace the roster with these names (at most %d, of at most %d "
-                                       "Latin letters, digits or punctuation; a letter the device has "
-                                       "no glyph for is sent in its plain form: Zoë as Zoe)"
-                                  % (ROSTER_MAX, MAX_NAME))
-    push.add_argument("names", nargs="*", metavar="NAME")
-    push.add_argument("--file", metavar="FILE", help="names one a line ('-' for standard input)")
+    push = sub.add_parser("push", help=text("hp_roster_push", ROSTER_MAX, MAX_NAME))
+    push.add_argument("names", nargs="*", metavar=text("m_name"))
+    push.add_argument("--file", metavar=text("m_file"), help=text("hp_roster_file"))
     push.set_defaults(run=run_roster_push)
-    clear = sub.add_parser("clear", help="empty the roster")
+    clear = sub.add_parser("clear", help=text("hp_roster_clear"))
     clear.set_defaults(run=run_roster_clear)
     for sp in (pull, push, clear):
         port_options(sp, top=False)
 
-    cmd = commands.add_parser("clock", help="set the device clock from this laptop's",
-                              description="Set the device clock (it has no battery: games created before "
-                                          "the first sync after power-up carry no date).")
+    cmd = commands.add_parser("clock", help=text("hp_clock"), description=text("hp_clock_d"))
     port_options(cmd)
     cmd.set_defaults(run=run_clock)
 

@@ -21,6 +21,7 @@
 import sys
 
 from ..exits import Exit
+from ..lang import count, say, tell
 from ..link import cli as link_cli
 from ..progress import Bar
 from . import games as rebuild
@@ -38,19 +39,15 @@ def rescue_image(raw_bytes, out_path=None, device_id=None, detail=False, progres
     "" the default name); nothing is written when no game was found. doc is
     None for bytes that are not an image of this size. The serial path
     (reading the flash of a device in recovery mode) calls this too."""
-    what = "%s is" % source if source else "the image is"
+    what = tell(source) if source else say("rs_the_image")
     if len(raw_bytes) < IMAGE_SIZE or len(raw_bytes) % BLOCK_SIZE:
-        return None, ("%s %d bytes, not a Tafel flash image (%d bytes: %d blocks of %d on a 4 MB chip; "
-                      "whole blocks, more on a larger chip)"
-                      % (what, len(raw_bytes), IMAGE_SIZE, BLOCKS, BLOCK_SIZE)), Exit.USAGE
+        return None, say("rs_not_image", what, len(raw_bytes), IMAGE_SIZE, BLOCKS, BLOCK_SIZE), Exit.USAGE
     image = bytes(raw_bytes)
     half = None if progress is None else (lambda done, total: progress(done // 2, total))
     volume = Volume(image, progress=half)
     said = volume.superblock[2] if volume.superblock else None
     if said is not None and said != volume.count:  # a dump of more (or less) than the partition
-        return None, ("%s %d blocks of %d, but its file system says it has %d: read exactly the file-system "
-                      "partition, %d bytes from 0x200000 (docs/rescue.md)"
-                      % (what, volume.count, BLOCK_SIZE, said, said * BLOCK_SIZE)), Exit.USAGE
+        return None, say("rs_other_size", what, volume.count, BLOCK_SIZE, said, said * BLOCK_SIZE), Exit.USAGE
     found = rebuild.from_files(volume)
     rest = None if progress is None else (lambda done, total: progress((total + done) // 2, total))
     runs = raw.file_runs(volume.uncertain()) + raw.raw_runs(volume, rest)
@@ -62,36 +59,23 @@ def rescue_image(raw_bytes, out_path=None, device_id=None, detail=False, progres
     if out_path is not None and results:
         written = link_cli.write_output(doc, "json", out_path, doc["device"]["id"])
         if written != "-":
-            lines.append("wrote %s: %d game%s (%d rounds)" % (written, len(doc["games"]),
-                         "" if len(doc["games"]) == 1 else "s", sum(len(g["rounds"]) for g in doc["games"])))
+            lines.append(say("rs_wrote", written, count(len(doc["games"]), "rs_game"),
+                             sum(len(g["rounds"]) for g in doc["games"])))
     elif out_path is not None:
-        lines.append("nothing written")
+        lines.append(say("rs_nothing_written"))
     return doc, "\n".join(lines) + "\n", Exit.OK if whole else Exit.FAILED
 
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "rescue", help="games back from a raw flash image (a device whose flash does not mount)",
-        description="Rebuild every game from a raw image of the device's flash (2 MB on a 4 MB chip), even when "
-                    "its file system does not mount: every readable LittleFS structure and every "
-                    "intact journal record is used. Writes a tafel-export JSON file (for `tafel "
-                    "history import`) and prints what was found. Exit 0: every game found was "
-                    "rebuilt whole; 1: something is incomplete or not placed, or no game was found; "
-                    "2: not a flash image.")
+    cmd = commands.add_parser("rescue", help=say("hp_rescue"), description=say("hp_rescue_d"))
     src = cmd.add_mutually_exclusive_group()
-    src.add_argument("--image", metavar="FILE", help="the raw flash image (2,097,152 bytes on a 4 MB chip)")
-    src.add_argument("--port", metavar="PORT", help="read the raw flash from the device on this serial port "
-                     "(in recovery mode, or running normally); its id names the games")
-    cmd.add_argument("--baud", type=int, help="line rate with --port on a UART bridge (default: 115200)")
-    cmd.add_argument("--save-image", metavar="FILE", help="with --port: keep the raw image read in FILE too")
-    cmd.add_argument("-o", "--output", metavar="FILE", default="",
-                     help="the JSON file to write, '-' for standard output (default: tafel-%s-TIME.json)"
-                          % DEVICE_ID)
-    cmd.add_argument("--report", action="store_true",
-                     help="the long report: every copy of every game, each problem, the folders found")
-    cmd.add_argument("--device-id", metavar="ID",
-                     help="the device's id as `tafel info` or the About screen showed it, so the history "
-                          "merges these games with the device's earlier exports (default: %s)" % DEVICE_ID)
+    src.add_argument("--image", metavar=say("m_file"), help=say("hp_rescue_image"))
+    src.add_argument("--port", metavar="PORT", help=say("hp_rescue_port"))
+    cmd.add_argument("--baud", type=int, help=say("hp_rescue_baud"))
+    cmd.add_argument("--save-image", metavar=say("m_file"), help=say("hp_rescue_save"))
+    cmd.add_argument("-o", "--output", metavar=say("m_file"), default="", help=say("hp_rescue_output", DEVICE_ID))
+    cmd.add_argument("--report", action="store_true", help=say("hp_rescue_report"))
+    cmd.add_argument("--device-id", metavar="ID", help=say("hp_rescue_device_id", DEVICE_ID))
     cmd.set_defaults(run=run)
 
 
@@ -99,7 +83,7 @@ def read_image(args):
     """(bytes, name) of the image the arguments name; raises OSError or ValueError.
     With --port run() reads the device's flash over the serial link instead (link.py)."""
     if not getattr(args, "image", None):
-        raise ValueError("which flash? give --image FILE, or --port PORT to read the device's")
+        raise ValueError(say("rs_which_flash"))
     with open(args.image, "rb") as f:
         return f.read(), args.image
 
@@ -118,7 +102,7 @@ def run(args):
         except (OSError, ValueError) as err:
             print("tafel rescue: %s" % err, file=sys.stderr)
             return Exit.USAGE
-    bar = Bar("rescue " + name)
+    bar = Bar(say("rs_bar", tell(name)))
     try:
         doc, text, code = rescue_image(data, args.output, args.device_id, args.report, bar, name)
     finally:

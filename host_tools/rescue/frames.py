@@ -12,6 +12,8 @@ from functools import lru_cache
 from tafel import journal, records
 from tafel.errors import RecordError
 
+from ..lang import Phrase
+
 # length (<= 1024: second byte <= 4), sequence number, then version 1 and a kind 1-5
 _START = re.compile(rb"(?=[\x00-\xff][\x00-\x04][\x00-\xff]{4}\x01[\x01-\x05])", re.DOTALL)
 
@@ -89,8 +91,7 @@ def damage(buf, frames, base=0):
         if end > pos:
             gap = buf[pos - base:end - base]
             if gap.strip(b"\xff") and gap.strip(b"\x00"):
-                what = "torn or damaged tail" if f is None else "unreadable bytes"
-                out.append("%s at byte %d (%d bytes)" % (what, pos, end - pos))
+                out.append(Phrase("rs_torn_tail" if f is None else "rs_unreadable_bytes", pos, end - pos))
         if f is not None:
             pos = f.end
     return out

@@ -16,6 +16,7 @@
 from tafel.errors import RecordError, ScoreError
 from tafel.game import Game
 
+from ..lang import Phrase
 from .frames import damage, scan
 from .volume import CURRENT
 
@@ -63,12 +64,10 @@ class Found:
                 have[2].append(label)
             return False
         if rank < have[1]:
-            self.conflicts.append("record %d differs between %s and %s: kept %s"
-                                  % (seq, label, ", ".join(have[2]), label))
+            self.conflicts.append(Phrase("rs_differs", seq, label, list(have[2]), label))
             self.recs[seq] = [payload, rank, [label]]
             return True
-        self.conflicts.append("record %d differs between %s and %s: kept %s"
-                              % (seq, ", ".join(have[2]), label, ", ".join(have[2])))
+        self.conflicts.append(Phrase("rs_differs", seq, list(have[2]), label, list(have[2])))
         return False
 
     def fits(self, frames):
@@ -90,11 +89,11 @@ def from_files(volume):
             frames.extend(got)
         recs = [f for f in frames if f.rec is not None]
         if len(recs) < len(frames):
-            problems.append("%d frames that are not records" % (len(frames) - len(recs)))
-        label = copy.path if copy.rank == CURRENT else copy.path + " (older version)"
+            problems.append(Phrase("rs_not_records", len(frames) - len(recs)))
+        label = copy.path if copy.rank == CURRENT else Phrase("rs_older_version", copy.path)
         create = [f for f in recs if f.seq == 0 and f.rec[0] == "create"]
         if create and create[0].rec[1] != game_id:
-            problems.append("named for game %d but created as game %d" % (game_id, create[0].rec[1]))
+            problems.append(Phrase("rs_named_for", game_id, create[0].rec[1]))
             game_id = create[0].rec[1]
         reads.append((copy.rank, copy.path, label, game_id, recs, problems))
     reads.sort(key=lambda r: (r[0], r[1]))
@@ -111,12 +110,12 @@ def from_files(volume):
         if start and start[0] != own[game_id]:
             # another game with the same id (ids reused by an older firmware): never mixed in
             game.foreign.extend((f.seq, f.payload) for f in recs if (f.seq, f.payload) not in game.foreign)
-            problems.append("holds another game with this id: its %d records are kept apart" % len(recs))
+            problems.append(Phrase("rs_holds_another", len(recs)))
             game.copies.setdefault(path, Copy(path)).add(rank, [], problems)
             continue
         for f in recs:
             if game.seats is not None and not game.fits([f]):
-                problems.append("record %d has %d seats, the game %d" % (f.seq, f.seats(), game.seats))
+                problems.append(Phrase("rs_seats_differ", f.seq, f.seats(), game.seats))
                 continue
             game.add(f.seq, f.payload, rank, label)
             seqs.append(f.seq)
@@ -166,7 +165,7 @@ def _give(games, game_id, run, how, pending):
     game = games.setdefault(game_id, Found(game_id))
     if game.seats is None and run.frames[0].rec[0] == "create":
         game.seats = run.frames[0].seats()
-    new = sum(1 for f in run.frames if game.add(f.seq, f.payload, RAW, "raw scan, " + run.where()))
+    new = sum(1 for f in run.frames if game.add(f.seq, f.payload, RAW, Phrase("rs_raw_scan", run.where())))
     game.raw.append((run.where(), run.first(), run.last(), new, how))
     pending.remove(run)
 
@@ -198,14 +197,14 @@ def _owner(games, run):
     creates = [f for f in frames if f.rec[0] == "create"]
     if creates:
         if creates[0] is not first or first.seq != 0:
-            return None, "a create record numbered %d" % creates[0].seq
+            return None, Phrase("rs_create_numbered", creates[0].seq)
         game_id = first.rec[1]
         game = games.get(game_id)
         if game is not None and 0 in game.recs and game.recs[0][0] != first.payload:
-            return None, "a second, different create record for game %d" % game_id
+            return None, Phrase("rs_second_create", game_id)
         if not all(f.seats() in (None, first.seats()) for f in frames):
-            return None, "seat counts differ inside the run"
-        return game_id, "its create record"
+            return None, Phrase("rs_run_seats")
+        return game_id, Phrase("rs_own_create")
     known = set()
     for f in frames:
         for game in games.values():
@@ -215,10 +214,10 @@ def _owner(games, run):
     if len(known) == 1:
         game = games[known.pop()]
         if _agrees(game, frames):
-            return game.id, "records already known from the game"
-        return None, "it contradicts game %d, whose records it partly holds" % game.id
+            return game.id, Phrase("rs_known")
+        return None, Phrase("rs_contradicts", game.id)
     if len(known) > 1:
-        return None, "its records are known from games %s" % ", ".join(str(g) for g in sorted(known))
+        return None, Phrase("rs_known_from", ", ".join(str(g) for g in sorted(known)))
     return None, ""
 
 
@@ -228,10 +227,10 @@ def _continues(games, run):
     fit = [g for g in games.values() if s - 1 in g.recs and s not in g.recs and g.seats is not None
            and _agrees(g, run.frames)]
     if len(fit) == 1:
-        return fit[0].id, "it continues the game's numbers (record %d on)" % s
+        return fit[0].id, Phrase("rs_continues", s)
     if len(fit) > 1:
-        return None, "it could continue games %s" % ", ".join(str(g.id) for g in fit)
-    return None, "no game it surely belongs to"
+        return None, Phrase("rs_could_continue", ", ".join(str(g.id) for g in fit))
+    return None, Phrase("rs_no_owner")
 
 
 def _could_be(games, run):
@@ -255,20 +254,21 @@ def rebuild(found):
     """Replays one game from record 0 on, as the device does."""
     recs = found.recs
     if 0 not in recs:
-        return Rebuilt(found, None, 0, sorted((s, r[0]) for s, r in recs.items()), "no create record found")
+        return Rebuilt(found, None, 0, sorted((s, r[0]) for s, r in recs.items()), Phrase("rs_no_create"))
     try:
         game = Game.from_record(recs[0][0])
     except (RecordError, ScoreError, ValueError) as err:
-        return Rebuilt(found, None, 0, sorted((s, r[0]) for s, r in recs.items()), "create record refused: %s" % err)
+        return Rebuilt(found, None, 0, sorted((s, r[0]) for s, r in recs.items()),
+                       Phrase("rs_create_refused", str(err)))
     seq, stop = 1, None
     while seq in recs:
         try:
             game.apply(recs[seq][0])
         except (RecordError, ScoreError, ValueError) as err:
-            stop = "record %d refused: %s" % (seq, err)
+            stop = Phrase("rs_record_refused", seq, str(err))
             break
         seq += 1
     rest = sorted((s, r[0]) for s, r in recs.items() if s >= seq)
     if stop is None and rest:
-        stop = "records %d to %d are missing" % (seq, rest[0][0] - 1)
+        stop = Phrase("rs_missing", seq, rest[0][0] - 1)
     return Rebuilt(found, game, seq, rest, stop)

@@ -20,6 +20,8 @@
 import struct
 import zlib
 
+from ..lang import Phrase
+
 BLOCK_SIZE = 4096
 BLOCKS = 512
 PROG_SIZE = 32  # commits are padded to this (vfs_lfs.c: progsize=32)
@@ -250,7 +252,7 @@ def read_ctz(read_block, head, size, unusable, block_size=BLOCK_SIZE):
         return [], [], None
     why = unusable(head)
     if why is not None:
-        return [], [], "its last block (%d) is %s" % (head, why)
+        return [], [], Phrase("rs_last_block", head, why)
     last, last_end = ctz_index(size - 1, block_size)
     found = {last: head}
     for k in range(last, 0, -1):  # every block reached so far offers its pointers
@@ -286,5 +288,5 @@ def read_ctz(read_block, head, size, unusable, block_size=BLOCK_SIZE):
         pieces.append((run_at, b"".join(run)))
     problem = None
     if missing:
-        problem = "%d of its %d blocks cannot be reached (erased, or reused since)" % (len(missing), last + 1)
+        problem = Phrase("rs_unreachable", len(missing), last + 1)
     return pieces, where, problem

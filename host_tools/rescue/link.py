@@ -17,6 +17,7 @@ from tafel import wire
 from tafel.records import varints
 
 from ..exits import Exit
+from ..lang import Phrase, count, say
 from ..link.errors import DeviceGone, LinkError
 from ..link.stream import Counts, InOrderStream
 
@@ -40,14 +41,14 @@ def read_flash(link, progress=None):
             if image is None:
                 image = bytearray(b"\xff" * (blocks * size))
             elif len(image) != blocks * size:
-                raise LinkError("the device's flash changed size between two reads")
+                raise LinkError(say("rs_size_changed"))
             stream = _FlashStream(link, image, start, size, progress)
             try:
                 crc = stream.run()
             finally:
                 first = stream.reached
             if crc != zlib.crc32(memoryview(image)[start * size:]) & 0xFFFFFFFF:
-                raise FlashReadError("the flash read does not match the device's checksum")
+                raise FlashReadError(say("rs_checksum"))
             return bytes(image)
         except DeviceGone:
             if attempt == RESUMES:
@@ -85,7 +86,7 @@ class _FlashStream(InOrderStream):
         block, offset, data = wire.parse_flash_data(body)
         at = block * self.size + offset
         if at + len(data) > len(self.image):
-            raise LinkError("the device sent bytes beyond its flash (block %d)" % block)
+            raise LinkError(say("rs_beyond", block))
         self.image[at:at + len(data)] = data
         self.reached = block  # frames come in order: every block before this one is whole
         if self.progress:
@@ -94,10 +95,10 @@ class _FlashStream(InOrderStream):
 
 # ---- tafel info and tafel rescue --port -------------------------------------------------
 
-WHY = {
-    "unmountable": "its file system does not mount",
-    "games_unlisted": "its file system shows no games (its folders are gone)",
-    "boot_failed": "mounting its file system failed (an error of the flash or the heap; the device printed it)",
+WHY = {  # why the device is in recovery mode (texts_*_rescue.py)
+    "unmountable": "rs_why_unmountable",
+    "games_unlisted": "rs_why_games_unlisted",
+    "boot_failed": "rs_why_boot_failed",
 }
 
 
@@ -105,16 +106,21 @@ def print_recovery_info(link):
     """`tafel info` for a device in recovery mode; the exit code."""
     h = link.hello
     info = wire.parse_recovery_info(link.request(wire.INFO))
-    print("device   %s (firmware %s, link protocol %d)" % (h["id"], info["firmware"] or h["fw"], h["proto"]))
+    _line("l_device", say("rs_info_device", h["id"], info["firmware"] or h["fw"], h["proto"]))
     if info["why"] == "boot_failed":  # no raw scan ran: its games are not counted
-        print("recovery mode: %s" % WHY["boot_failed"])
+        print(say("rs_recovery", say(WHY["boot_failed"])))
     else:
-        print("recovery mode: %s, while the raw flash holds %d game%s"
-              % (WHY.get(info["why"], info["why"]), info["games"], "" if info["games"] == 1 else "s"))
-    print("flash    %d blocks of %d bytes; %s" % (info["blocks"], info["block_size"],
-          "read whole by a laptop since power-up" if info["read_done"] else "not read by a laptop since power-up"))
-    print("rescue   tafel rescue --port PORT reads it and rebuilds the games; then format on the device (C, #)")
+        why = say(WHY[info["why"]]) if info["why"] in WHY else info["why"]
+        print(say("rs_recovery_games", why, count(info["games"], "rs_game")))
+    _line("l_flash", say("rs_info_flash", info["blocks"], info["block_size"],
+                         say("rs_read_done") if info["read_done"] else say("rs_not_read")))
+    _line("rs_l_rescue", say("rs_info_rescue"))
     return Exit.OK
+
+
+def _line(label, text):
+    # as tafel info's lines: the label in a column 9 wide
+    print("%-8s %s" % (say(label), text))
 
 
 def read_over_port(args):
@@ -130,13 +136,13 @@ def read_over_port(args):
         print("tafel rescue: %s" % err, file=sys.stderr)
         return err.code
     device = link.hello["id"]
-    bar = Bar("flash of " + device)
+    bar = Bar(say("rs_bar_flash", device))
     try:
         data = read_flash(link, bar)
         link.bye()
     except LinkError as err:
         bar.stop()
-        print("tafel rescue: reading the flash of %s failed: %s" % (device, err), file=sys.stderr)
+        print("tafel rescue: %s" % say("rs_read_failed", device, err), file=sys.stderr)
         return Exit.FAILED
     finally:
         bar.stop()
@@ -146,4 +152,4 @@ def read_over_port(args):
     if getattr(args, "save_image", None):
         with open(args.save_image, "wb") as f:
             f.write(data)
-    return data, "the flash of %s" % device
+    return data, Phrase("rs_flash_of", device)

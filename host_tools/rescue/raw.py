@@ -12,6 +12,7 @@ import struct
 
 from tafel import journal
 
+from ..lang import Phrase
 from .frames import Frame, runs, scan
 
 _MAX_POINTERS = 10  # ctz(k) + 1 pointers: 10 reach past any file this flash can hold
@@ -36,8 +37,8 @@ class RawRun:
 
     def where(self):
         if self.label is not None:
-            return "%s (name uncertain) byte %d" % (self.label, self.pos)
-        return "block %s offset %d" % ("+".join(str(b) for b in self.blocks), self.pos)
+            return Phrase("rs_uncertain", self.label, self.pos)
+        return Phrase("rs_block_offset", "+".join(str(b) for b in self.blocks), self.pos)
 
 
 def raw_runs(volume, progress=None):

@@ -7,6 +7,7 @@
 # came from, the raw runs placed in it, disagreements between copies) and
 # the document a "rescue" section: the image and the records found but not
 # placed in any game.
+from ..lang import count, say, tell
 from ..link import export, salvage
 from .frames import decode
 from .volume import CURRENT
@@ -65,6 +66,8 @@ def document(results, unplaced, device_id, source):
 
 
 # ---- the report ------------------------------------------------------------------------
+# In the laptop's language (texts_*_rescue.py); what the rescue found (lang.Phrase: a stop, a
+# problem, why a run was placed) said in it too, while the document above keeps it in English.
 
 
 def _seqs(items):
@@ -86,62 +89,55 @@ def _seqs(items):
 def game_lines(result, detail=False):
     found, game = result.found, result.game
     if game is None:
-        head = "game %d: NOT rebuilt (%s); %d intact records set aside under \"unreadable\" (numbers %s)" % (
-            found.id, result.stop, len(result.set_aside), _seqs(s for s, _ in result.set_aside))
+        head = say("rs_not_rebuilt", found.id, tell(result.stop), len(result.set_aside),
+                   _seqs(s for s, _ in result.set_aside))
     else:
-        state = "finished" if game.finished else "not finished"
+        state = say("rs_finished") if game.finished else say("rs_not_finished")
         if game.finished and game.winners():
-            state += ", won by " + " & ".join(game.winners())
-        head = "game %d: %d round%s rebuilt from %d records, %s; %s" % (
-            found.id, len(game.rounds), "" if len(game.rounds) == 1 else "s", result.used,
-            state, ", ".join(game.players))
+            state += say("rs_won_by", " & ".join(game.winners()))
+        head = say("rs_rebuilt", found.id, count(len(game.rounds), "rs_round"), result.used, state,
+                   ", ".join(game.players))
     lines = [head]
     if game is not None and result.stop is not None:
         aside = _seqs(s for s, _ in result.set_aside)
         n = len(result.set_aside)
-        lines.append("  INCOMPLETE: %s%s" % (result.stop, "; %d intact record%s after it set aside (numbers %s)"
-                                            % (n, "" if n == 1 else "s", aside) if n else ""))
+        lines.append(say("rs_incomplete", tell(result.stop),
+                         say("rs_set_aside", count(n, "rs_intact_record"), aside) if n else ""))
     if found.foreign:
         start = [decode(p) for s, p in found.foreign if s == 0]
         who = " (%s)" % ", ".join(start[0][5]) if start and start[0] and start[0][0] == "create" else ""
-        lines.append("  ANOTHER GAME with this id%s: its %d records are kept apart, marked foreign in set_aside"
-                     % (who, len(found.foreign)))
+        lines.append(say("rs_another_game", who, len(found.foreign)))
     copies = [c for c in _copies(found) if c.seqs]
     current = [c.path for c in copies if c.rank == CURRENT]
     older = [c for c in copies if c.rank != CURRENT]
     if copies:
-        text = ", ".join(current) or "no current file"
+        text = ", ".join(current) or say("rs_no_current")
         if older:
-            text += "%s %d file%s found only in older versions" % (
-                " and" if current else ";", len(older), "" if len(older) == 1 else "s")
-        lines.append("  from " + text)
+            text += say("rs_older_only", say("rs_and") if current else ";", count(len(older), "rs_file"))
+        lines.append(say("rs_from", text))
     useful = [r for r in found.raw if r[3]]
     if found.raw:
-        whys = sorted(set(r[4].split(" (")[0] for r in useful))
-        lines.append("  from the raw scan: %d record%s no file held, from %d of %d runs found (placed by %s)" % (
-            sum(r[3] for r in useful), "" if sum(r[3] for r in useful) == 1 else "s", len(useful),
-            len(found.raw), "; ".join(whys) or "-"))
-    guessed = sum(r[3] for r in useful if r[4].startswith("it continues"))
+        whys = sorted(set(_short(r[4]) for r in useful))
+        lines.append(say("rs_from_raw", count(sum(r[3] for r in useful), "rs_record"), len(useful), len(found.raw),
+                         "; ".join(whys) or "-"))
+    guessed = sum(r[3] for r in useful if _continued(r[4]))
     if guessed:
-        lines.append("  note: %d of them hold no create record and no record known from a copy; they were placed "
-                     "because they carry on this game's numbers and no other game fits them" % guessed)
+        lines.append(say("rs_guessed", guessed))
     if detail:
         for where, first, last, new, why in useful:
-            lines.append("    raw run at %s: records %d-%d, %d new, placed by %s" % (where, first, last, new, why))
+            lines.append(say("rs_raw_run", tell(where), first, last, new, tell(why)))
     problems = [(c.path, p) for c in _copies(found) for p in c.problems] + [("", t) for t in found.conflicts]
     if problems:
-        lines.append("  damage seen: %d problem%s%s" % (len(problems), "" if len(problems) == 1 else "s",
-                                                       ":" if detail else " (--report lists them)"))
+        lines.append(say("rs_damage", count(len(problems), "rs_problem"), ":" if detail else say("rs_report_lists")))
     else:
-        lines.append("  damage seen: none")
+        lines.append(say("rs_no_damage"))
     if detail:
         for path, problem in problems:
-            lines.append("    %s%s" % (path + ": " if path else "", problem))
+            lines.append("    %s%s" % (path + ": " if path else "", tell(problem)))
         for c in _copies(found):
-            lines.append("    copy %s: %s%d version%s, records %s%s" % (
-                c.path, "current, " if c.rank == CURRENT else "", c.versions, "" if c.versions == 1 else "s",
-                _seqs(c.seqs) or "none",
-                "; %d older versions partly unreadable" % c.older_problems if c.older_problems else ""))
+            lines.append(say("rs_copy", c.path, say("rs_current") if c.rank == CURRENT else "",
+                             count(c.versions, "rs_version"), _seqs(c.seqs) or say("rs_none"),
+                             say("rs_older_unreadable", c.older_problems) if c.older_problems else ""))
     return lines
 
 
@@ -150,51 +146,55 @@ def report(volume, results, unplaced, duplicates, detail=False):
     lines = []
     sb = volume.superblock
     if sb is not None:
-        lines.append("file system: LittleFS v%d.%d, %d blocks of %d bytes; root folder readable%s"
-                     % (sb[0] >> 16, sb[0] & 0xFFFF, sb[2], sb[1],
-                        "" if (sb[1], sb[2]) == (volume.block_size, volume.count) else
-                        " (NOT this device's layout: read as %d blocks of %d)" % (volume.count, volume.block_size)))
+        lines.append(say("rs_fs", sb[0] >> 16, sb[0] & 0xFFFF, sb[2], sb[1],
+                         "" if (sb[1], sb[2]) == (volume.block_size, volume.count) else
+                         say("rs_fs_layout", volume.count, volume.block_size)))
     elif volume.meta:
-        lines.append("file system: the root (blocks 0 and 1) is NOT readable: the device cannot mount this "
-                     "flash; %d folder%s found without it" % (len(volume.orphans), "" if len(volume.orphans) == 1 else "s"))
+        lines.append(say("rs_fs_no_root", count(len(volume.orphans), "rs_folder")))
     else:
-        lines.append("file system: no LittleFS metadata found in the image")
-    lines.append("blocks: %d written, %d erased, %d metadata; %d files (all versions)"
-                 % (volume.count - len(volume.erased), len(volume.erased), len(volume.meta), len(volume.files)))
+        lines.append(say("rs_fs_none"))
+    lines.append(say("rs_blocks", volume.count - len(volume.erased), len(volume.erased), len(volume.meta),
+                     len(volume.files)))
     hurt = volume.log_damage()
     if hurt:
         mid = [b for b in hurt if hurt[b][1]]
-        lines.append("metadata damage: %d block%s with unreadable commits%s" % (
-            len(hurt), "" if len(hurt) == 1 else "s",
-            "; in %d of them later commits were recovered past the damage" % len(mid) if mid else ""))
+        lines.append(say("rs_meta_damage", count(len(hurt), "rs_block"),
+                         say("rs_meta_recovered", len(mid)) if mid else ""))
         if detail:
             for b, (gaps, recovered) in sorted(hurt.items()):
-                lines.append("  block %d (%s): unreadable bytes %s; %d later commit%s recovered" % (
-                    b, volume.paths.get(b, "?"), ", ".join("%d-%d" % (x, y - 1) for x, y in gaps),
-                    recovered, "" if recovered == 1 else "s"))
+                lines.append(say("rs_meta_block", b, volume.paths.get(b, "?"),
+                                 ", ".join("%d-%d" % (x, y - 1) for x, y in gaps), count(recovered, "rs_later_commit")))
     if detail:
         for path, names in sorted(volume.folders().items()):
             lines.append("  %s  %s" % (path, " ".join(names)))
     if not results:
-        lines.append("no games found")
+        lines.append(say("rs_no_games"))
     for result in sorted(results, key=lambda r: r.found.id):
         lines.extend(game_lines(result, detail))
     if duplicates and detail:
-        lines.append("stale copies of known records outside any file: %d runs (nothing new in them)" % duplicates)
+        lines.append(say("rs_stale", duplicates))
     if unplaced:
-        count = sum(len(run.frames) for run, _, _ in unplaced)
-        lines.append("records found but not placed: %d in %d run%s" % (count, len(unplaced), "" if len(unplaced) == 1 else "s"))
+        found = sum(len(run.frames) for run, _, _ in unplaced)
+        lines.append(say("rs_unplaced", found, count(len(unplaced), "rs_run")))
         for run, why, could in unplaced:
             kinds = sorted(set(f.rec[0] for f in run.frames))
             seats = sorted(set(f.seats() for f in run.frames if f.seats() is not None))
-            lines.append("  %s: records %s (%s%s): %s%s" % (
-                run.where(), _seqs(f.seq for f in run.frames), ", ".join(kinds),
-                "; %s seats" % "/".join(str(s) for s in seats) if seats else "", why,
-                "; it would fit game %s" % " or ".join(str(g) for g in could) if could else ""))
+            lines.append(say("rs_unplaced_run", tell(run.where()), _seqs(f.seq for f in run.frames), ", ".join(kinds),
+                             say("rs_seats", "/".join(str(s) for s in seats)) if seats else "", tell(why),
+                             say("rs_would_fit", say("rs_or").join(str(g) for g in could)) if could else ""))
     whole = sum(1 for r in results if r.complete)
     if results:
-        lines.append("result: %d game%s found, %s" % (
-            len(results), "" if len(results) == 1 else "s",
-            "every one rebuilt whole" if whole == len(results) else "%d rebuilt whole, %d not" % (whole, len(results) - whole)))
+        lines.append(say("rs_result", count(len(results), "rs_game"), say("rs_all_whole") if whole == len(results)
+                         else say("rs_some_whole", whole, len(results) - whole)))
     return lines
+
+
+def _continued(how):
+    # placed because it carries on a game's numbers (games.py, _continues), not by a record known
+    return getattr(how, "key", None) == "rs_continues"
+
+
+def _short(how):
+    # how a run was placed, without its detail: "it continues the game's numbers" (from record N on)
+    return say("rs_continues_short") if _continued(how) else tell(how)
 

@@ -10,6 +10,7 @@
 # file the newest commit lost is still found; each distinct version is read
 # once. Where each file's bytes lie is kept, so the raw frame scan can leave
 # out bytes a file already accounts for.
+from ..lang import Phrase
 from . import lfs
 from .frames import game_file
 
@@ -62,11 +63,11 @@ class Volume:
     def unusable(self, n):
         """Why block n cannot hold file data, or None if it can."""
         if not 0 <= n < self.count:
-            return "outside the flash"
+            return Phrase("rs_outside")
         if n in self.erased:
-            return "erased"
+            return Phrase("rs_erased")
         if n in self.meta:
-            return "a metadata block now"
+            return Phrase("rs_meta_now")
         return None
 
     def current(self, b):
@@ -229,7 +230,7 @@ class Volume:
         if kind == lfs.CTZSTRUCT and len(data) == 8:
             head, size = _le32(data, 0), _le32(data, 4)
             if size > self.count * self.block_size:
-                return FileCopy(path, name, rank, [], [], "size %d is impossible" % size)
+                return FileCopy(path, name, rank, [], [], Phrase("rs_size_impossible", size))
             pieces, where, problem = lfs.read_ctz(self.block, head, size, self.unusable, self.block_size)
             return FileCopy(path, name, rank, pieces, where, problem)
         return None

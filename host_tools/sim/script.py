@@ -2,9 +2,10 @@
 import re
 from collections import namedtuple
 
+from ..lang import say
 from .device import KEYS
 
-TOKENS = "keys 0-9 A-D * #, rotary CW CCW PUSH, wait:<ms>, snap:<name>, power-cut"
+TOKENS = "keys 0-9 A-D * #, rotary CW CCW PUSH, wait:<ms>, snap:<name>, power-cut"  # in English; say("sim_tokens")
 Step = namedtuple("Step", "kind arg line col")  # kind: "key", "wait", "snap" or "power-cut"
 _SNAP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 _MS = re.compile(r"[0-9]+\Z")
@@ -36,20 +37,20 @@ def _step(token, line, col, source, snaps):
     kind, sep, arg = token.partition(":")
     if sep and kind == "wait":
         if not _MS.match(arg):
-            fail("wait takes whole milliseconds, e.g. wait:1500, not '%s'" % token)
+            fail(say("sim_wait_ms", token))
         return Step("wait", int(arg), line, col)
     if sep and kind == "snap":
         if not _SNAP_NAME.match(arg):
-            fail("a snapshot name is letters, digits, '.', '_' and '-' (not starting with '.', '_' or '-'), not '%s'" % arg)
+            fail(say("sim_snap_name", arg))
         if arg in snaps:
-            fail("snapshot name '%s' was used before, at line %d" % (arg, snaps[arg]))
+            fail(say("sim_snap_again", arg, snaps[arg]))
         snaps[arg] = line
         return Step("snap", arg, line, col)
     hint = ""
     if token.upper() in KEYS:
-        hint = "; keys are written in capitals: '%s'" % token.upper()
+        hint = say("sim_capitals", token.upper())
     elif token in ("wait", "snap"):
-        hint = "; write %s:<%s>" % (token, "ms" if token == "wait" else "name")
+        hint = say("sim_write_" + token)
     elif token.startswith("//"):
-        hint = "; a comment is a whole line starting with //"
-    fail("unknown token '%s'%s (tokens: %s)" % (token, hint, TOKENS))
+        hint = say("sim_comment")
+    fail(say("sim_unknown_token", token, hint, say("sim_tokens")))

@@ -14,6 +14,7 @@ import sys
 import time
 
 from ..exits import Exit
+from ..lang import say
 from .device import SimDevice, SimError
 from .render import colour_mode, compose, display_lines
 
@@ -97,11 +98,9 @@ def _raise_exit(signum, frame):
 def unavailable(stdin, stdout, system=None):
     """Why the interactive simulator cannot run here, or None if it can."""
     if (os.name if system is None else system) == "nt":
-        return ("the interactive simulator needs a POSIX terminal: on Windows run it in WSL; "
-                "headless mode (tafel sim --script FILE --out DIR) works here")
+        return say("sim_windows")
     if not (stdin.isatty() and stdout.isatty()):
-        return ("interactive mode needs a terminal (standard input and output); "
-                "for scripts and tests use tafel sim --script FILE --out DIR")
+        return say("sim_no_terminal")
     return None
 
 
@@ -139,23 +138,23 @@ def run(command, flash, log_path=None, stdin=None, stdout=None, port=None, wall_
             signal.signal(sig, handler)
         device.close()
         log.close()
-    where = "flash image: %s" % flash + ("; device log: %s" % log_path if log_path else "")
+    where = say("sim_where", flash) + (say("sim_log", log_path) if log_path else "")
     if failure is not None:
         print("tafel sim: %s\n%s" % (failure, where), file=sys.stderr)
         return Exit.FAILED
-    print("tafel sim: switched off; %s" % where)
+    print(say("sim_off", where))
     return Exit.OK
 
 
 def status_lines(flash, last, note, port=None):
     """The lines under the display: the serial port on its own (what tafel info/export find), then
     the flash file, the last key and what happened."""
-    lines = ["serial port %s · tafel info, export, ... find it without --port" % port] if port else []
-    return lines + ["flash %s · last key: %s · %s" % (flash, last, note)]
+    lines = [say("sim_port_line", port)] if port else []
+    return lines + [say("sim_flash_line", flash, last, note)]
 
 
 def _loop(device, fd, term, flash, port=None):
-    status = {"last": "-", "note": "on"}
+    status = {"last": "-", "note": say("sim_on")}
     shown = {}
     mode = colour_mode()
 
@@ -184,7 +183,7 @@ def _loop(device, fd, term, flash, port=None):
                 if action == "QUIT":
                     return
                 if action == "POWER":
-                    status["note"] = "power cut at %s, on again" % time.strftime("%H:%M:%S")
+                    status["note"] = say("sim_cut_at", time.strftime("%H:%M:%S"))
                     device.power_cut()
                     last = time.monotonic()
                     changed = True

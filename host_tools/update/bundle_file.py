@@ -14,6 +14,7 @@ from tafel.bundle import manifest as fmt
 from tafel.bundle import parts
 from tafel.bundle.errors import UpdateError
 
+from ..lang import grouped, say
 from . import refusals
 
 
@@ -41,7 +42,7 @@ def check_bundle(data):
     every file's body there and matching its entry (size, SHA-256), nothing after the last one.
     BadBundle if not. The signature is not checked (the device's trust store decides)."""
     if not data:
-        raise BadBundle("not_bundle", None, "The file is empty.")
+        raise BadBundle("not_bundle", None, say("bf_empty"))
     try:
         length, kid = fmt.unpack_header(data[:fmt.HEADER_SIZE])
         head = fmt.HEADER_SIZE + length + fmt.SIGNATURE_SIZE
@@ -51,19 +52,19 @@ def check_bundle(data):
     except UpdateError as err:
         note = ""
         if err.key == "truncated" and err.detail == "header":
-            note = "It has %s bytes; the header alone takes %d." % (_n(len(data)), fmt.HEADER_SIZE)
+            note = say("bf_header_only", _n(len(data)), fmt.HEADER_SIZE)
         elif err.key == "truncated":
-            note = "It has %s bytes; header, manifest and signature take %s." % (_n(len(data)), _n(head))
+            note = say("bf_head", _n(len(data)), _n(head))
         raise BadBundle(err.key, err.detail, note) from None
     if len(data) < m.total_size:
         part = "signature"
         for entry in m.files:
             if entry.offset <= len(data) < entry.offset + entry.stored:
                 part = entry.path
-        raise BadBundle("truncated", part, "It has %s of its %s bytes." % (_n(len(data)), _n(m.total_size)))
+        raise BadBundle("truncated", part, say("bf_part", _n(len(data)), _n(m.total_size)))
     if len(data) > m.total_size:
-        raise BadBundle("trailing_data", None, "It has %s bytes after its last file (%s in all where its manifest "
-                        "accounts for %s)." % (_n(len(data) - m.total_size), _n(len(data)), _n(m.total_size)))
+        raise BadBundle("trailing_data", None, say("bf_trailing", _n(len(data) - m.total_size), _n(len(data)),
+                                                   _n(m.total_size)))
     stream = io.BytesIO(data)
     buf = bytearray(parts.CHUNK)
     for entry in m.files:
@@ -76,4 +77,4 @@ def check_bundle(data):
 
 
 def _n(count):
-    return "{:,}".format(count)
+    return grouped(count)

@@ -35,7 +35,7 @@ from tafel.bundle.manifest import compare_versions
 from tafel.records import varints
 
 from ..exits import Exit
-from ..lang import say
+from ..lang import grouped, say
 from ..link import cli as link_cli
 from ..link.cli import ON_TRIAL, PROBATION, rollback_when, rollback_why
 from ..link.client import Link
@@ -227,22 +227,10 @@ def _varint(body):
 # ---- the command -------------------------------------------------------------------
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "update", help="install a signed update bundle on the device over USB",
-        description="Send a signed bundle (tafel bundle build) to the device. The file is checked first "
-                    "(whole, nothing after its last file); the device stages it beside the running version, "
-                    "checks it (signature, every file) and restarts into it on trial; tafel update then waits "
-                    "until the new version has confirmed itself or the device has rolled it back (a few "
-                    "minutes at most). An interrupted transfer continues where it stopped when run again; "
-                    "files the device has already are not sent. Games and settings are never touched. "
-                    "Exit codes: 0 updated and confirmed (or this very bundle runs already), 1 refused, "
-                    "failed, rolled back or not back in time, 2 the bundle cannot be read, 3 no device.")
+    cmd = commands.add_parser("update", help=say("hp_update"), description=say("hp_update_d"))
     link_cli.port_options(cmd)
-    cmd.add_argument("--force", action="store_true",
-                     help="send a version this device rolled back before, or the version it runs built from "
-                          "other content (the device still refuses the same version unless the bundle was "
-                          "built with --allow-downgrade)")
-    cmd.add_argument("bundle", metavar="BUNDLE")
+    cmd.add_argument("--force", action="store_true", help=say("hp_update_force"))
+    cmd.add_argument("bundle", metavar=say("m_bundle"))
     cmd.set_defaults(run=run_update)
 
 
@@ -292,7 +280,7 @@ def _update(held, args, data, m):
         print(say("up_sending", version, len(m.files)))
         result = send(link, data, bar)
         bar.stop()
-        print(say("up_staged", result.version, "{:,}".format(result.sent), result.skipped, result.files,
+        print(say("up_staged", result.version, grouped(result.sent), result.skipped, result.files,
                   result.seconds))
         print(say("up_restarts", result.version, trial_seconds(info)))
         return _trial(held, result.version, info, args)

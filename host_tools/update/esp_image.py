@@ -14,6 +14,8 @@
 # an 8-byte header and their bytes, zero padding to 16 bytes with the checksum
 # in the last byte, then the SHA-256 if appended) and its partition table
 # (32-byte entries from 0xAA 0x50: type, subtype, offset, size, label, flags).
+from ..lang import say
+
 TABLE_AT = 0x8000  # CONFIG_PARTITION_TABLE_OFFSET, ESP-IDF's default (Tafel's board keeps it)
 TABLE_SIZE = 0xC00  # the partition table's sector, as gen_esp32part.py writes it (0xFF after the entries)
 IMAGE_MAGIC = 0xE9
@@ -29,17 +31,17 @@ class ImageError(Exception):
 def image_length(data, start):
     """Bytes of the ESP image (bootloader or application) at data[start:]."""
     if start + 24 > len(data) or data[start] != IMAGE_MAGIC:
-        raise ImageError("no ESP image at byte 0x%x" % start)
+        raise ImageError(say("img_no_image", start))
     pos = start + 24
     for _ in range(data[start + 1]):
         if pos + 8 > len(data):
-            raise ImageError("the image at byte 0x%x is cut short" % start)
+            raise ImageError(say("img_cut_short", start))
         pos += 8 + int.from_bytes(data[pos + 4:pos + 8], "little")
     length = (pos - start + 16) & ~15  # zeros to a 16-byte boundary, the checksum its last byte
     if data[start + 23] == 1:
         length += 32  # the SHA-256 of all of it
     if start + length > len(data):
-        raise ImageError("the image at byte 0x%x is cut short" % start)
+        raise ImageError(say("img_cut_short", start))
     return length
 
 
@@ -64,10 +66,10 @@ def split(data, base):
     found = partitions(table)
     apps = sorted(p[2] for p in found if p[0] == APP)
     if not apps:
-        raise ImageError("no partition table with an app partition at 0x%x" % TABLE_AT)
+        raise ImageError(say("img_no_table", TABLE_AT))
     boot_len = image_length(data, 0)
     if boot_len > at:
-        raise ImageError("the bootloader runs into the partition table")
+        raise ImageError(say("img_bootloader"))
     app_at = apps[0] - base
     app_len = image_length(data, app_at)
     parts = [(base, data[:boot_len]), (TABLE_AT, table), (apps[0], data[app_at:app_at + app_len])]
@@ -75,7 +77,7 @@ def split(data, base):
     gaps = [(covered[i][1], covered[i + 1][0]) for i in range(2)] + [(app_at + app_len, len(data))]
     for lo, hi in gaps:
         if data[lo:hi].strip(b"\xff"):
-            raise ImageError("bytes other than padding at 0x%x..0x%x" % (lo + base, hi + base))
+            raise ImageError(say("img_padding", lo + base, hi + base))
     return parts
 
 

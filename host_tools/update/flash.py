@@ -28,6 +28,7 @@ from tafel.bundle import reader
 from tafel.bundle.errors import UpdateError
 
 from ..exits import Exit
+from ..lang import say
 from ..link import ports
 from ..sim.launcher import DEFAULT_BOARD, SetupError, find_board, repo_root
 from . import esp_image, keys
@@ -60,27 +61,18 @@ FLASH_BAUD = 460800  # esptool's writing rate; the bridges on these boards all m
 
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "flash", help="first install on a blank board: MicroPython (esptool), then Tafel (mpremote)",
-        description="Write MicroPython to the board with esptool (you supply the image from micropython.org), "
-                    "then install Tafel with mpremote: boot.py and bootsel.py at the root, a signed bundle's "
-                    "files in application slot a, the board profile as /board.json. Games under /data are "
-                    "never touched. Later versions go by `tafel update`. See docs/flashing.md.")
-    cmd.add_argument("--port", metavar="PORT", help="serial port (/dev/ttyUSB0, /dev/cu.usbserial-0001, COM3); "
-                     "default: $%s, else the one ESP32 USB bridge plugged in" % ports.ENV)
-    cmd.add_argument("--board", metavar="NAME", default=DEFAULT_BOARD,
-                     help="board profile from hardware/boards (default: %(default)s)")
-    cmd.add_argument("--firmware", metavar="IMAGE.bin", help="MicroPython image for the board's chip")
-    cmd.add_argument("--bundle", metavar="FILE", help="signed bundle to install (default: build one from this "
-                     "checkout with the signing key)")
-    cmd.add_argument("--key", metavar="PATH", help="signing key when building the bundle (as tafel bundle build)")
-    keys.add_trust_arguments(cmd, "trusted.py whose keys the bundle must be signed with")
-    cmd.add_argument("--baud", type=int, default=FLASH_BAUD, help="esptool's rate (default: %(default)s)")
-    cmd.add_argument("--skip-esptool", action="store_true", help="MicroPython is on the board already")
-    cmd.add_argument("--erase", action="store_true", help="erase the whole flash first (games too)")
-    cmd.add_argument("--force", action="store_true", help="install even if a Tafel app is on the board "
-                     "(into the free slot; games stay)")
-    cmd.add_argument("--dry-run", action="store_true", help="print the commands instead of running them")
+    cmd = commands.add_parser("flash", help=say("hp_flash"), description=say("hp_flash_d"))
+    cmd.add_argument("--port", metavar="PORT", help=say("hp_flash_port", ports.ENV))
+    cmd.add_argument("--board", metavar=say("m_name"), default=DEFAULT_BOARD, help=say("hp_flash_board"))
+    cmd.add_argument("--firmware", metavar="IMAGE.bin", help=say("hp_flash_firmware"))
+    cmd.add_argument("--bundle", metavar=say("m_file"), help=say("hp_flash_bundle"))
+    cmd.add_argument("--key", metavar=say("m_path"), help=say("hp_flash_key"))
+    keys.add_trust_arguments(cmd, say("hp_flash_trust"))
+    cmd.add_argument("--baud", type=int, default=FLASH_BAUD, help=say("hp_flash_baud"))
+    cmd.add_argument("--skip-esptool", action="store_true", help=say("hp_flash_skip"))
+    cmd.add_argument("--erase", action="store_true", help=say("hp_flash_erase"))
+    cmd.add_argument("--force", action="store_true", help=say("hp_flash_force"))
+    cmd.add_argument("--dry-run", action="store_true", help=say("hp_flash_dry_run"))
     cmd.set_defaults(run=run_flash)
 
 
@@ -113,23 +105,22 @@ def image_pieces(image, chip, folder):
     try:
         parts = esp_image.split(data, base)
     except esp_image.ImageError as err:
-        return [(base, image)], ("the image is written whole (%s): that erases the NVS partition; the first "
-                                 "boot writes the board profile's copy there again" % err)
+        return [(base, image)], say("fl_written_whole", err)
     pieces = []
     for (address, part), name in zip(parts, ("bootloader", "partition-table", "application")):
         path = Path(folder) / (name + ".bin")
         path.write_bytes(part)
         pieces.append((address, path))
     nvs = esp_image.nvs_range(data, base)
-    kept = "NVS at 0x%x (%d KB) is kept" % (nvs[0], nvs[1] // 1024) if nvs else "nothing between them is written"
-    return pieces, "bootloader, partition table and application written apart: %s" % kept
+    kept = say("fl_nvs_kept", nvs[0], nvs[1] // 1024) if nvs else say("fl_nothing_between")
+    return pieces, say("fl_written_apart", kept)
 
 
 def boot_version(root):
     """BOOT_VERSION of the bootsel.py this install puts on the board."""
     match = re.search(r"^BOOT_VERSION = (\d+)", (Path(root) / "firmware" / "bootsel.py").read_text(), re.M)
     if not match:
-        raise BundleProblem("firmware/bootsel.py has no line BOOT_VERSION = N")
+        raise BundleProblem(say("fl_no_boot_version"))
     return int(match.group(1))
 
 
@@ -153,14 +144,13 @@ def _bundle(args, tmp):
         try:
             return Path(args.bundle).read_bytes(), args.bundle
         except OSError as err:
-            raise BundleProblem("cannot read %s: %s" % (args.bundle, err.strerror or err)) from None
+            raise BundleProblem(say("fl_cannot_read", args.bundle, err.strerror or err)) from None
     out = Path(tmp) / "tafel.bundle"
     try:
         build(out, args.key, trust_store=args.trust_store)
     except (BundleProblem, keys.KeyProblem) as err:
-        raise BundleProblem("%s\n(no --bundle given: tafel flash builds one from this checkout and needs the "
-                            "signing key; run tafel keygen once, or pass --bundle FILE)" % err) from None
-    return out.read_bytes(), "built from this checkout"
+        raise BundleProblem(say("fl_needs_key", err)) from None
+    return out.read_bytes(), say("fl_built_here")
 
 
 def _opens(port):
@@ -181,7 +171,7 @@ def run_flash(args):
         _say(err)
         return Exit.USAGE
     if chip not in CHIPS:
-        _say("board %s has mcu %r; tafel flash knows %s" % (args.board, chip, ", ".join(CHIPS)))
+        _say(say("fl_unknown_mcu", args.board, chip, ", ".join(CHIPS)))
         return Exit.USAGE
     if not args.skip_esptool:
         problem = _check_image(args.firmware, chip)
@@ -192,7 +182,7 @@ def run_flash(args):
         image = None
         if not args.skip_esptool:
             image, note = image_pieces(args.firmware, chip, tmp)
-            print("firmware %s: %s" % (args.firmware, note))
+            print(say("fl_firmware", args.firmware, note))
         try:
             data, origin = _bundle(args, tmp)
             trusted = keys.trusted_keys(args)
@@ -201,9 +191,9 @@ def run_flash(args):
             _say(err)
             return Exit.USAGE
         except UpdateError as err:
-            _say("the bundle is refused: %s" % describe(err))
+            _say(say("fl_refused", describe(err)))
             return Exit.USAGE
-        print("bundle %s: version %s, %d files, signature and files checked" % (origin, m.version, len(m.files)))
+        print(say("fl_bundle", origin, m.version, len(m.files)))
         files = [(e.path, Path(tmp) / "slot" / e.path) for e in m.files]
         # bootsel.py and boot.py: the checkout's, or the copy installed with the package (app_files.py)
         root_files = [(name, root / "firmware" / name) for name in BOOT_FILES]
@@ -229,35 +219,33 @@ def run_flash(args):
 
 def _check_image(image, chip):
     if not image:
-        return ("--firmware IMAGE.bin is needed (MicroPython for %s: %s from https://micropython.org/download/%s/), "
-                "or --skip-esptool if MicroPython is on the board" % (chip, CHIPS[chip][0], CHIPS[chip][0]))
+        return say("fl_no_firmware", chip, CHIPS[chip][0], CHIPS[chip][0])
     try:
         with open(image, "rb") as f:
             head = f.read(1)
     except OSError as err:
-        return "cannot read %s: %s" % (image, err.strerror or err)
+        return say("fl_cannot_read", image, err.strerror or err)
     if head != b"\xe9":  # every ESP image starts with this magic byte
-        return "%s is no ESP32 firmware image (.bin from micropython.org, not .elf/.uf2/.zip)" % image
+        return say("fl_not_image", image)
     return None
 
 
 def _dry_run(args, chip, image, m, files, root_files):
     port = ports.explicit(args.port)[0] or "PORT"
     if not args.skip_esptool:
-        print("# 1. MicroPython (esptool)")
+        print(say("fl_dry_esptool"))
         for argv in esptool_commands(chip, port, image, args.baud, args.erase):
             print(_show(argv))
-    print("# 2. Tafel %s (mpremote; on a board without a Tafel app: slot a; files unpacked to a temporary folder)"
-          % m.version)
+    print(say("fl_dry_tafel", m.version))
     steps = [
         install_commands("a", files, root_files, slot_dirs("a", [p for p, _ in files])),
         [verify_command("a", [p for p, _ in files], [p for p, _ in root_files])],
         [pointer_command(pointer_text("a", m.version))],
     ]
-    print(_show(mpremote_argv(port, ("exec", "<probe: the pointer, free flash, .mpy version>"))))
+    print(_show(mpremote_argv(port, ("exec", say("fl_dry_probe")))))
     for commands in steps:
         print(_show(mpremote_argv(port, *commands)))
-    print("# then Ctrl-D at the REPL (soft reboot) and the link handshake: tafel info --port %s" % port)
+    print(say("fl_dry_then", port))
     return Exit.OK
 
 
@@ -272,39 +260,32 @@ def _esptool(args, chip, port, image):
             print(line, end="", flush=True)
         if proc.wait() != 0:
             errors = [x.strip() for x in lines if "error" in x.lower()] or [x for x in lines if x.strip()][-1:]
-            _say("esptool failed on %s (exit status %d): %s\nNothing was installed. If it could not connect, hold "
-                 "the board's BOOT button while esptool says 'Connecting...', and check the port and the cable "
-                 "(docs/flashing.md)." % (port, proc.returncode, errors[0] if errors else "no output"))
+            _say(say("fl_esptool_failed", port, proc.returncode, errors[0] if errors else say("fl_no_output")))
             return Exit.FAILED
     return None
 
 
 def _install(args, port, m, files, root_files):
     board = Board(port)
-    print("waiting for MicroPython's REPL on %s ..." % port, flush=True)
+    print(say("fl_waiting", port), flush=True)
     try:
         info = board.probe()
     except InstallError as err:
-        hint = " (is MicroPython on it? run without --skip-esptool)" if args.skip_esptool else ""
+        hint = say("fl_no_micropython") if args.skip_esptool else ""
         raise InstallError("%s%s" % (err, hint)) from None
     current = parse_pointer(info.get("pointer"))
     slot, prev = "a", None
     if current is not None:
         if not args.force:
-            _say("the board runs Tafel %s already: update it with `tafel update BUNDLE` (signed, keeps games), "
-                 "or pass --force to install this bundle beside it" % current.get("version"))
+            _say(say("fl_runs_tafel", current.get("version")))
             return Exit.USAGE
         if current.get("tries") is not None or current.get("crashes") is not None:
-            raise InstallError("the installed version %s is on trial after an update, its watchdog running (it would "
-                               "reset the board in the middle of the install): let it run 10 minutes first, or hold "
-                               "0 while you power it on to go back to the version before" % current.get("version"))
+            raise InstallError(say("fl_on_trial", current.get("version")))
         slot, prev = ("b" if current["slot"] == "a" else "a"), current["slot"]
     if info.get("mpy") and info["mpy"] != m.mpy:
-        raise InstallError("the bundle holds .mpy version %d, the board's MicroPython imports %d: flash "
-                           "MicroPython 1.22 or newer (or build with the matching mpy-cross)" % (m.mpy, info["mpy"]))
+        raise InstallError(say("fl_mpy", m.mpy, info["mpy"]))
     if info.get("free", 0) < m.files_size:
-        raise InstallError("not enough free flash: %d KB needed, %d KB free" % (m.files_size // 1024,
-                                                                                   info["free"] // 1024))
+        raise InstallError(say("fl_no_room", m.files_size // 1024, info["free"] // 1024))
     # A Tafel firmware image holds most files frozen (its appimage): those stay out of the slot.
     image = info.get("image") or {}
     want_slot = {e.path: e.sha256.hex() for e in m.files if image.get(e.path) != e.sha256.hex()}
@@ -319,20 +300,18 @@ def _install(args, port, m, files, root_files):
     copy = [(p, local) for p, local in files if p in todo_slot]
     commands = install_commands(slot, copy, [(p, local) for p, local in root_files if p in todo_root],
                                 slot_dirs(slot, [p for p, _ in copy]))
-    with FileBar(len(commands) - 1, "installing %s into /app/%s" % (m.version, slot)) as bar:
+    with FileBar(len(commands) - 1, say("fl_installing", m.version, slot)) as bar:
         board.run(*commands, on_line=bar.line)
     removed += check_hashes(board.run(check), want_slot, want_root)
     text = pointer_text(slot, m.version, prev)
     if not Board.marked(board.run(pointer_command(text))):
-        raise InstallError("the pointer /app/current was not written")
-    print("installed %s: %d files in /app/%s%s and %d at the root (%d copied), checked against the manifest%s "
-          "(%.1f s)" % (m.version, len(files), slot, " (%d more in the firmware image)" % in_image if in_image else "",
-                        len(root_files), len(commands) - 1,
-                        ", %d left-over files removed" % len(removed) if removed else "", time.monotonic() - started))
+        raise InstallError(say("fl_no_pointer"))
+    print(say("fl_installed", m.version, len(files), slot, say("fl_in_image", in_image) if in_image else "",
+              len(root_files), len(commands) - 1, say("fl_removed", len(removed)) if removed else "",
+              time.monotonic() - started))
     board.soft_reboot()
     answered = answer(port, m.version)
     if answered != m.version:
-        raise InstallError("installed, but after the reboot %s (see docs/flashing.md, 'If it goes wrong')"
-                           % ("the app answers version %s" % answered if answered else "no Tafel app answered"))
-    print("the board restarted and runs Tafel %s" % m.version)
+        raise InstallError(say("fl_no_answer", say("fl_answers", answered) if answered else say("fl_no_app")))
+    print(say("fl_restarted", m.version))
     return Exit.OK

@@ -18,6 +18,8 @@ import sys
 import threading
 import time
 
+from ..lang import say
+
 ANSWER_TIMEOUT = 30.0  # for the app to come up after the reboot and answer the handshake
 MARK = "TAFELFLASH"  # lines the device-side snippets print for the laptop to read
 # Every snippet works from the flash's root: / on a board (whose REPL is left in the slot folder
@@ -160,11 +162,10 @@ class Board:
         finally:
             timer.cancel()
         if expired.is_set():
-            raise InstallError("mpremote did not finish on %s in %d s (the board stopped answering?)"
-                               % (self.port, limit))
+            raise InstallError(say("fl_mpremote_slow", self.port, limit))
         if code != 0:
-            tail = "; ".join(x for x in lines[-3:] if x.strip()) or "exit status %d" % code
-            raise InstallError("mpremote failed on %s: %s" % (self.port, tail))
+            tail = "; ".join(x for x in lines[-3:] if x.strip()) or say("fl_exit_status", code)
+            raise InstallError(say("fl_mpremote_failed", self.port, tail))
         return lines
 
     @staticmethod
@@ -189,7 +190,7 @@ class Board:
                         info = json.loads(line.split(" ", 1)[1])
                         info["image"] = image
                         return info
-                raise InstallError("the board answered, but not as MicroPython does: %s" % "; ".join(lines[-3:]))
+                raise InstallError(say("fl_not_micropython", "; ".join(lines[-3:])))
             except InstallError:
                 if time.monotonic() >= deadline:
                     raise
@@ -260,10 +261,9 @@ def differences(lines, expected_slot, expected_root):
 def check_hashes(lines, expected_slot, expected_root):
     """After the copy: every file as expected, else InstallError; returns the paths removed."""
     slot, root, removed = differences(lines, expected_slot, expected_root)
-    bad = ["%s differs or is missing" % p for p in slot + root]
+    bad = [say("fl_differs", p) for p in slot + root]
     if bad:
-        raise InstallError("the files on the board do not match: %s%s (run tafel flash again)"
-                           % (", ".join(bad[:5]), " ..." if len(bad) > 5 else ""))
+        raise InstallError(say("fl_mismatch", ", ".join(bad[:5]), " ..." if len(bad) > 5 else ""))
     return removed
 
 

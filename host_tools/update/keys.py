@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from ..app_files import root as repo_root
 from ..exits import Exit
+from ..lang import say
 from ..paths import user_data_dir
 
 KEY_NAME = "signing"
@@ -60,18 +61,17 @@ def generate(out_dir, name=KEY_NAME, force=False):
     """Make a key pair in out_dir: (private key path, public key path, public key bytes)."""
     out_dir = Path(out_dir).expanduser()
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
-        raise KeyProblem("a key name is letters, digits, '.', '_' and '-', not %r" % name)
+        raise KeyProblem(say("kg_name", name))
     private_path = out_dir / (name + ".key")
     public_path = out_dir / (name + ".pub")
     if not force:
         for path in (private_path, public_path):
             if path.exists():
-                raise KeyProblem("%s exists; --force replaces it (bundles signed with the old key "
-                                 "are then refused by devices that trust only the new one)" % path)
+                raise KeyProblem(say("kg_exists", path))
     try:
         out_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     except OSError as err:
-        raise KeyProblem("cannot create %s: %s" % (out_dir, err.strerror or err)) from None
+        raise KeyProblem(say("kg_cannot_create", out_dir, err.strerror or err)) from None
     key = Ed25519PrivateKey.generate()
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                             serialization.NoEncryption())
@@ -88,7 +88,7 @@ def _write_private(path, data, force):
     try:
         fd = os.open(str(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as err:
-        raise KeyProblem("cannot write %s: %s" % (path, err.strerror or err)) from None
+        raise KeyProblem(say("kg_cannot_write", path, err.strerror or err)) from None
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     if os.name == "posix":
@@ -101,17 +101,17 @@ def load_private(path):
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise KeyProblem("no signing key at %s: make one with `tafel keygen` or pass --key PATH" % path) from None
+        raise KeyProblem(say("kg_no_key", path)) from None
     except OSError as err:
-        raise KeyProblem("cannot read %s: %s" % (path, err.strerror or err)) from None
+        raise KeyProblem(say("kg_cannot_read", path, err.strerror or err)) from None
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError) as err:
-        raise KeyProblem("%s is not an unencrypted PEM private key: %s" % (path, err)) from None
+        raise KeyProblem(say("kg_not_pem", path, err)) from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise KeyProblem("%s is not an Ed25519 key" % path)
+        raise KeyProblem(say("kg_not_ed25519", path))
     if os.name == "posix" and path.stat().st_mode & 0o077:
-        print("tafel: warning: %s can be read by other users (chmod 600 it)" % path, file=sys.stderr)
+        print(say("kg_readable", path), file=sys.stderr)
     return key
 
 
@@ -125,9 +125,9 @@ def load_public(path):
         text = Path(path).expanduser().read_text().strip()
         public = bytes.fromhex(text)
     except (OSError, ValueError) as err:
-        raise KeyProblem("cannot read a public key from %s: %s" % (path, err)) from None
+        raise KeyProblem(say("kg_no_public", path, err)) from None
     if len(public) != 32:
-        raise KeyProblem("%s holds %d bytes, an Ed25519 public key has 32" % (path, len(public)))
+        raise KeyProblem(say("kg_public_size", path, len(public)))
     Ed25519PublicKey.from_public_bytes(public)
     return public
 
@@ -143,7 +143,7 @@ def read_trust_store(path):
     try:
         tree = ast.parse(path.read_text(), str(path))
     except (OSError, SyntaxError) as err:
-        raise KeyProblem("cannot read the trust store %s: %s" % (path, err)) from None
+        raise KeyProblem(say("kg_no_store", path, err)) from None
     for node in tree.body:
         if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["TRUSTED_KEYS"]:
             try:
@@ -153,7 +153,7 @@ def read_trust_store(path):
             if isinstance(keys, tuple) and all(isinstance(k, bytes) and len(k) == 32 for k in keys):
                 return list(keys)
             break
-    raise KeyProblem("%s has no TRUSTED_KEYS = (b\"...\", ...) of 32-byte keys" % path)
+    raise KeyProblem(say("kg_no_keys", path))
 
 
 def add_to_trust_store(path, public, label):
@@ -166,9 +166,9 @@ def add_to_trust_store(path, public, label):
         start = next(i for i, line in enumerate(lines) if line.startswith(_OPEN))
         end = next(i for i in range(start, len(lines)) if lines[i].rstrip() == ")")
     except StopIteration:
-        raise KeyProblem("%s: expected a line 'TRUSTED_KEYS = (' and a closing ')' line; add the key by hand" % path) from None
+        raise KeyProblem(say("kg_no_tuple", path)) from None
     if lines[start].rstrip() != _OPEN:
-        raise KeyProblem("%s: TRUSTED_KEYS must open on a line of its own to add a key; add it by hand" % path)
+        raise KeyProblem(say("kg_own_line", path))
     literal = 'b"' + "".join("\\x%02x" % b for b in public) + '",\n'
     lines[end:end] = ["    # %s %s\n" % (key_id_hex(public), label), "    " + literal]
     text = "".join(lines)
@@ -176,16 +176,16 @@ def add_to_trust_store(path, public, label):
     tmp.write_text(text)
     os.replace(str(tmp), str(path))
     if bytes(public) not in read_trust_store(path):  # pragma: no cover - the edit above is the only writer
-        raise KeyProblem("%s: the key did not land in TRUSTED_KEYS" % path)
+        raise KeyProblem(say("kg_not_landed", path))
     return True
 
 
-def add_trust_arguments(cmd, store_help="trusted.py with the accepted keys"):
-    """--trust-store PATH and --pub FILE...: the keys a command accepts bundles from."""
-    cmd.add_argument("--trust-store", metavar="PATH",
-                     help="%s (default: firmware/update/trusted.py)" % store_help)
-    cmd.add_argument("--pub", action="append", default=[], metavar="FILE",
-                     help="also accept this public key (.pub from tafel keygen; repeatable)")
+def add_trust_arguments(cmd, store_help=None):
+    """--trust-store PATH and --pub FILE...: the keys a command accepts bundles from (store_help: what
+    the trust store is to this command, in the current language; default: the accepted keys)."""
+    cmd.add_argument("--trust-store", metavar=say("m_path"),
+                     help=say("hp_trust_store", store_help or say("hp_trust_accepted")))
+    cmd.add_argument("--pub", action="append", default=[], metavar=say("m_file"), help=say("hp_pub"))
 
 
 def trusted_keys(args):
@@ -197,19 +197,13 @@ def trusted_keys(args):
 
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "keygen", help="make the Ed25519 key pair that signs update bundles",
-        description="Make an Ed25519 key pair for signing update bundles: the private key (mode 0600) "
-                    "stays on this laptop; the public key is added to the firmware's trust store "
-                    "(firmware/update/trusted.py), so devices running that firmware accept bundles "
-                    "signed with it.")
-    cmd.add_argument("--out", metavar="DIR", help="folder for NAME.key and NAME.pub (default: %s)" % default_key_dir())
-    cmd.add_argument("--name", default=KEY_NAME, help="file name of the pair (default: %(default)s)")
-    cmd.add_argument("--force", action="store_true", help="replace an existing pair of that name")
+    cmd = commands.add_parser("keygen", help=say("hp_keygen"), description=say("hp_keygen_d"))
+    cmd.add_argument("--out", metavar=say("m_dir"), help=say("hp_keygen_out", default_key_dir()))
+    cmd.add_argument("--name", default=KEY_NAME, help=say("hp_keygen_name"))
+    cmd.add_argument("--force", action="store_true", help=say("hp_keygen_force"))
     trust = cmd.add_mutually_exclusive_group()
-    trust.add_argument("--trust-store", metavar="PATH",
-                       help="trusted.py to add the public key to (default: firmware/update/trusted.py)")
-    trust.add_argument("--no-trust", action="store_true", help="do not add the public key to any trust store")
+    trust.add_argument("--trust-store", metavar=say("m_path"), help=say("hp_keygen_trust"))
+    trust.add_argument("--no-trust", action="store_true", help=say("hp_keygen_no_trust"))
     cmd.set_defaults(run=run_keygen)
 
 
@@ -217,14 +211,14 @@ def run_keygen(args):
     out_dir = Path(args.out).expanduser() if args.out else default_key_dir()
     try:
         private_path, public_path, public = generate(out_dir, args.name, args.force)
-        print("private key  %s  (keep it secret; mode 0600)" % private_path)
-        print("public key   %s" % public_path)
-        print("key id       %s" % key_id_hex(public))
+        print(say("kg_private", private_path))
+        print(say("kg_public", public_path))
+        print(say("kg_key_id", key_id_hex(public)))
         if not args.no_trust:
             store = Path(args.trust_store) if args.trust_store else default_trust_store()
             label = "%s (%s, %s)" % (args.name, socket.gethostname(), datetime.date.today().isoformat())
             add_to_trust_store(store, public, label)
-            print("trusted by   %s  (commit it; devices accept this key once that firmware is on them)" % store)
+            print(say("kg_trusted_by", store))
     except KeyProblem as err:
         print("tafel: %s" % err, file=sys.stderr)
         return Exit.USAGE

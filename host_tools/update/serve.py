@@ -26,6 +26,7 @@ from tafel.bundle import discovery, reader
 from tafel.bundle.manifest import compare_versions
 
 from ..exits import Exit
+from ..lang import grouped, say
 from . import keys
 from .bundle_build import describe
 from .client import head_of
@@ -83,7 +84,7 @@ class _Http(http.server.ThreadingHTTPServer):
         err = sys.exc_info()[1]
         if isinstance(err, (ConnectionError, TimeoutError)):
             if self.owner is not None:
-                self.owner.log("%s: connection lost (%s)" % (client_address[0], err.__class__.__name__))
+                self.owner.log(say("sv_lost", client_address[0], err.__class__.__name__))
             return
         super().handle_error(request, client_address)
 
@@ -105,14 +106,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         offer = owner.offer
         if self.path == "/tafel/offer":
             self._send(200, json.dumps(offer.describe()).encode(), "application/json")
-            owner.log("%s asks: offered %s (%s bytes)" % (self.client_address[0], offer.version, len(offer.data)))
+            owner.log(say("sv_asks", self.client_address[0], offer.version, len(offer.data)))
         elif self.path == "/":
             self._send(200, ("Tafel update server: %s (%s bytes)\n" % (offer.version, len(offer.data))).encode())
         elif self.path == offer.url:
             self._bundle(offer)
         else:
             self._send(404, b"not here\n")
-            owner.log("%s GET %s: 404 (not offered)" % (self.client_address[0], self.path))
+            owner.log(say("sv_not_here", self.client_address[0], self.path))
 
     def _bundle(self, offer):
         data = offer.data
@@ -122,15 +123,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             span = _range(want, len(data))
             if span is None:
                 self._send(416, b"", extra={"Content-Range": "bytes */%d" % len(data)})
-                self.server.owner.log("%s Range %s: refused (416)" % (self.client_address[0], want))
+                self.server.owner.log(say("sv_range_refused", self.client_address[0], want))
                 return
             first, last = span
         body = data[first:last + 1]
         extra = {"Content-Range": "bytes %d-%d/%d" % (first, last, len(data))} if want is not None else {}
         self._send(206 if want is not None else 200, body, "application/octet-stream", extra)
         self.server.owner.served.append((first, last))
-        self.server.owner.log("%s bundle %s bytes %d-%d (%s)" % (self.client_address[0], offer.version, first, last,
-                                                                   "{:,}".format(len(body))))
+        self.server.owner.log(say("sv_sent", self.client_address[0], offer.version, first, last,
+                                  grouped(len(body))))
 
     def _send(self, status, body, kind="text/plain", extra=None):
         self.send_response(status)
@@ -183,8 +184,7 @@ class Server:
             except OSError as err:
                 self.udp.close()
                 self.udp = None
-                log("discovery off: UDP port %d: %s (type the address on the device)"
-                    % (self.discovery_port, err.strerror or err))
+                log(say("sv_discovery_off", self.discovery_port, err.strerror or err))
         self.threads = []
 
     def start(self):
@@ -223,7 +223,7 @@ class Server:
             if data.strip() != discovery.ASK or not self._reachable(sender[0]):
                 continue
             udp.sendto(b"TAFEL 1 %d %s" % (self.port, self.offer.version.encode()), sender)
-            self.log("%s searched: told it port %d" % (sender[0], self.port))
+            self.log(say("sv_searched", sender[0], self.port))
 
     def _reachable(self, ip):
         # A server on loopback only answers the laptop itself: others could not connect.
@@ -257,17 +257,11 @@ def _addresses():
 # ---- the command -------------------------------------------------------------------
 
 def add_parser(commands):
-    cmd = commands.add_parser(
-        "serve-update", help="offer a signed update bundle to devices over Wi-Fi",
-        description="Serve the newest valid bundle of a folder (or the one given) over HTTP for devices "
-                    "on the same network: on the device, Settings > Update finds this laptop by a broadcast "
-                    "(or type one of the addresses printed under Settings > WLAN > Server). Ctrl-C stops.")
-    cmd.add_argument("source", nargs="?", default=".", metavar="BUNDLE|DIR",
-                     help="a bundle, or a folder whose newest valid *.bundle is served (default: .)")
-    cmd.add_argument("--host", default="", help="address to listen on (default: every address)")
-    cmd.add_argument("--port", type=int, default=None, help="HTTP port (default: 7070; 0 picks a free one)")
-    cmd.add_argument("--discovery-port", type=int, default=None, metavar="P",
-                     help="UDP port answering the devices' search (default: 7071; 0: no discovery)")
+    cmd = commands.add_parser("serve-update", help=say("hp_serve"), description=say("hp_serve_d"))
+    cmd.add_argument("source", nargs="?", default=".", metavar=say("m_bundle_or_dir"), help=say("hp_serve_source"))
+    cmd.add_argument("--host", default="", help=say("hp_serve_host"))
+    cmd.add_argument("--port", type=int, default=None, help=say("hp_serve_port"))
+    cmd.add_argument("--discovery-port", type=int, default=None, metavar="P", help=say("hp_serve_discovery"))
     keys.add_trust_arguments(cmd)
     cmd.set_defaults(run=run_serve)
 
@@ -280,21 +274,20 @@ def run_serve(args):
         return Exit.USAGE
     offer, refused = pick(args.source, trusted)
     for path, why in refused:
-        print("not offered: %s: %s" % (path, why), file=sys.stderr)
+        print(say("sv_not_offered", path, why), file=sys.stderr)
     if offer is None:
-        print("tafel: no valid bundle in %s (build one: tafel bundle build)" % args.source, file=sys.stderr)
+        print("tafel: %s" % say("sv_no_bundle", args.source), file=sys.stderr)
         return Exit.USAGE
     try:
         server = Server(offer, args.host, args.port, args.discovery_port, log=_stamped).start()
     except OSError as err:
-        print("tafel: cannot listen on port %s: %s" % (args.port, err.strerror or err), file=sys.stderr)
+        print("tafel: %s" % say("sv_cannot_listen", args.port, err.strerror or err), file=sys.stderr)
         return Exit.USAGE
-    print("offering %s (%s, %s bytes, id %s)" % (offer.version, offer.path.name, "{:,}".format(len(offer.data)),
-                                                 offer.id))
+    print(say("sv_offering", offer.version, offer.path.name, grouped(len(offer.data)), offer.id))
     for url in server.urls():
-        print("serving on %s" % url)
-    print("on the device: Settings > Update (it searches%s); Ctrl-C stops"
-          % (" on UDP %d" % server.discovery_port if server.udp is not None else ": type the address under WLAN"))
+        print(say("sv_serving", url))
+    print(say("sv_on_device", say("sv_on_udp", server.discovery_port) if server.udp is not None
+                              else say("sv_type_address")))
     sys.stdout.flush()
     _stop_on_signals()
     try:
@@ -303,7 +296,7 @@ def run_serve(args):
     except KeyboardInterrupt:
         pass
     server.stop()
-    print("stopped")
+    print(say("sv_stopped"))
     return Exit.OK
 
 

@@ -58,7 +58,10 @@ ONBOARD = ("hardware", "onboard")  # host_tools/hardware/onboard/: scripts the l
 # The laptop's tools: at the top of host_tools/ only what several packages share; everything else in its package.
 HOST_SHARED = {"__init__.py", "cli.py", "exits.py", "paths.py", "progress.py", "isotime.py", "app_files.py",
                "rules_cli.py", "lang.py", "texts_de.py", "texts_en.py",
-               "texts_de_tools.py", "texts_en_tools.py"}
+               "texts_de_tools.py", "texts_en_tools.py", "texts_de_help.py", "texts_en_help.py",
+               "texts_de_update.py", "texts_en_update.py", "texts_de_rescue.py", "texts_en_rescue.py",
+               "texts_de_board.py", "texts_en_board.py", "texts_de_flash.py", "texts_en_flash.py",
+               "argparse_de.py"}
 HOST_PACKAGES = {
     "sim": "`tafel sim`, the simulator's launcher",
     "link": "the laptop's end of the USB serial link, exports",

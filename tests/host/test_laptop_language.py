@@ -3,6 +3,7 @@ import csv
 import io
 import json
 import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from export_fixtures import EVENING, doc, play
 from fakedevice import FakeDevice
 from tafel import rulebook
-from tafel_host import lang, texts_de, texts_de_tools, texts_en, texts_en_tools
+from tafel_host import lang
 from tafel_host.cli import main
 from tafel_host.link import ports
 
@@ -58,8 +59,12 @@ def test_the_locale_is_read_as_posix_orders_it_and_anything_but_german_is_englis
     assert lang.choose(None, {}) == "en"
 
 
-@pytest.mark.parametrize("german, english", [(texts_de.TEXTS, texts_en.TEXTS),
-                                              (texts_de_tools.TEXTS, texts_en_tools.TEXTS)])
+# %s, %d, %5.1f, %% and argparse's %(default)s, in order
+PLACEHOLDER = re.compile(r"%(?:\([a-z_]+\))?[-+0-9.]*[a-z%]")
+
+
+@pytest.mark.parametrize("english, german", [(en.TEXTS, de.TEXTS) for en, de in lang.CATALOGUES],
+                         ids=[en.__name__.rsplit(".", 1)[-1] for en, _ in lang.CATALOGUES])
 def test_both_catalogues_have_the_same_texts_with_the_same_placeholders(german, english):
     assert set(german) == set(english)
     for key, text in english.items():
@@ -67,12 +72,28 @@ def test_both_catalogues_have_the_same_texts_with_the_same_placeholders(german, 
         if isinstance(text, tuple):
             assert len(text) == len(german[key]) == 2, key
         else:
-            assert re.findall(r"%[-+0-9.]*[a-z%]", text) == re.findall(r"%[-+0-9.]*[a-z%]", german[key]), key
+            assert PLACEHOLDER.findall(text) == PLACEHOLDER.findall(german[key]), key
 
 
-def test_a_languages_two_files_of_texts_share_no_key():
-    assert not set(texts_en.TEXTS) & set(texts_en_tools.TEXTS)
-    assert not set(texts_de.TEXTS) & set(texts_de_tools.TEXTS)
+def test_no_key_is_in_two_files_of_a_language():
+    for side in (0, 1):
+        seen = {}
+        for pair in lang.CATALOGUES:
+            module = pair[side]
+            for key in module.TEXTS:
+                assert key not in seen, "%s is in %s and %s" % (key, seen.get(key), module.__name__)
+                seen[key] = module.__name__
+
+
+def test_every_catalogue_is_registered_and_each_is_a_pair():
+    import tafel_host
+
+    top = Path(tafel_host.__file__).parent
+    files = sorted(p.stem for p in top.glob("texts_*.py"))
+    registered = sorted(m.__name__.rsplit(".", 1)[-1] for pair in lang.CATALOGUES for m in pair)
+    assert files == registered
+    for en, de in lang.CATALOGUES:
+        assert en.__name__.replace("texts_en", "texts_de") == de.__name__
 
 
 def test_tafel_rules_shows_the_german_rulebook_under_a_german_locale(no_language, capsys):
