@@ -4,17 +4,19 @@
 #   lang.say("wrote", path)             # the current language's text for a key, %-formatted
 #   lang.count(3, "game")               # "3 games" / "3 Spiele": singular or plural by number
 #
-# The texts are in texts_en.py and texts_de.py (the history, info, export and the link) and in
-# texts_en_tools.py and texts_de_tools.py (the port search, card names and the device tools):
-# one catalogue per language, both with the same keys (tests/host/test_laptop_language.py checks
-# that they match, placeholders included, and that no key is in both files of a language).
+# The texts are in texts_en.py and texts_de.py (the history, info, export and the link), in
+# texts_en_tools.py and texts_de_tools.py (the port search, card names and the device tools) and
+# in texts_en_club.py and texts_de_club.py (tafel club): one catalogue per language, both with the
+# same keys (tests/host/test_laptop_language.py checks that they match, placeholders included, and
+# that no key is in two files of a language).
 import os
 
-from . import texts_de, texts_de_tools, texts_en, texts_en_tools
+from . import texts_de, texts_de_club, texts_de_tools, texts_en, texts_en_club, texts_en_tools
 
 LANGS = ("de", "en")
 ENV = "TAFEL_LANG"
-_TEXTS = {"de": dict(texts_de.TEXTS, **texts_de_tools.TEXTS), "en": dict(texts_en.TEXTS, **texts_en_tools.TEXTS)}
+_TEXTS = {"de": dict(texts_de.TEXTS, **texts_de_tools.TEXTS, **texts_de_club.TEXTS),
+          "en": dict(texts_en.TEXTS, **texts_en_tools.TEXTS, **texts_en_club.TEXTS)}
 _current = ["en"]
 
 

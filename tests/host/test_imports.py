@@ -58,7 +58,7 @@ ONBOARD = ("hardware", "onboard")  # host_tools/hardware/onboard/: scripts the l
 # The laptop's tools: at the top of host_tools/ only what several packages share; everything else in its package.
 HOST_SHARED = {"__init__.py", "cli.py", "exits.py", "paths.py", "progress.py", "isotime.py", "app_files.py",
                "rules_cli.py", "lang.py", "texts_de.py", "texts_en.py",
-               "texts_de_tools.py", "texts_en_tools.py"}
+               "texts_de_tools.py", "texts_en_tools.py", "texts_de_club.py", "texts_en_club.py"}
 HOST_PACKAGES = {
     "sim": "`tafel sim`, the simulator's launcher",
     "link": "the laptop's end of the USB serial link, exports",
@@ -66,6 +66,7 @@ HOST_PACKAGES = {
     "update": "bundles, sending and serving updates, the first install",
     "hardware": "board profiles, their documents, `tafel calibrate`",
     "history": "the history of games, statistics, charts, reports",
+    "club": "`tafel club`: the club evening's hub (MQTT), its registry of tables",
     "simboard": "the simulated board (also imported by bare name, simboard.*, on MicroPython)",
 }
 # Names with a leading underscore that are a public API all the same: a namedtuple's methods.

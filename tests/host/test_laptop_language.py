@@ -10,7 +10,7 @@ import pytest
 from export_fixtures import EVENING, doc, play
 from fakedevice import FakeDevice
 from tafel import rulebook
-from tafel_host import lang, texts_de, texts_de_tools, texts_en, texts_en_tools
+from tafel_host import lang, texts_de, texts_de_club, texts_de_tools, texts_en, texts_en_club, texts_en_tools
 from tafel_host.cli import main
 from tafel_host.link import ports
 
@@ -59,7 +59,8 @@ def test_the_locale_is_read_as_posix_orders_it_and_anything_but_german_is_englis
 
 
 @pytest.mark.parametrize("german, english", [(texts_de.TEXTS, texts_en.TEXTS),
-                                              (texts_de_tools.TEXTS, texts_en_tools.TEXTS)])
+                                              (texts_de_tools.TEXTS, texts_en_tools.TEXTS),
+                                              (texts_de_club.TEXTS, texts_en_club.TEXTS)])
 def test_both_catalogues_have_the_same_texts_with_the_same_placeholders(german, english):
     assert set(german) == set(english)
     for key, text in english.items():
@@ -70,9 +71,10 @@ def test_both_catalogues_have_the_same_texts_with_the_same_placeholders(german, 
             assert re.findall(r"%[-+0-9.]*[a-z%]", text) == re.findall(r"%[-+0-9.]*[a-z%]", german[key]), key
 
 
-def test_a_languages_two_files_of_texts_share_no_key():
-    assert not set(texts_en.TEXTS) & set(texts_en_tools.TEXTS)
-    assert not set(texts_de.TEXTS) & set(texts_de_tools.TEXTS)
+def test_a_languages_files_of_texts_share_no_key():
+    for files in ((texts_en, texts_en_tools, texts_en_club), (texts_de, texts_de_tools, texts_de_club)):
+        keys = [key for module in files for key in module.TEXTS]
+        assert len(keys) == len(set(keys))
 
 
 def test_tafel_rules_shows_the_german_rulebook_under_a_german_locale(no_language, capsys):
