@@ -99,19 +99,19 @@ class Ingest:
             return self._refuse(now, name, device_id, WRONG_CLUB, "club %s, the hub's is %s" % (club_name, self.club))
         if what not in ("records", "state", "status"):
             return self._refuse(now, name, device_id, NOT_FOR_HUB, what)
-        device = self.registry.device(device_id)
-        if device is None:
+        device, secret = self.registry.device(device_id), self.registry.secret(device_id)
+        if device is None or secret is None:  # (unpaired between the two: as never paired)
             return self._refuse(now, name, device_id, UNKNOWN_DEVICE)
         if device.club != club_name:
             return self._refuse(now, name, device_id, WRONG_CLUB, "paired for club %s" % device.club)
         if what == "status":
             return self._status(now, name, device, payload)
-        body = club.open_signed(self.registry.secret(device_id), name.encode(), payload)
+        body = club.open_signed(secret, name.encode(), payload)
         if body is None:
             return self._refuse(now, name, device_id, BAD_MAC, "%d bytes" % len(payload))
         if what == "state":
             return self._state(now, name, device, body)
-        return self._record(now, name, device, body)
+        return self._record(now, name, device, secret, body)
 
     # ---- what each topic carries ----------------------------------------------------
 
@@ -131,7 +131,7 @@ class Ingest:
             self.board.state(device, body, decoded, now)
         return Verdict(what="state", device=device.device_id, table=device.table_name, game=decoded[0])
 
-    def _record(self, now, name, device, body):
+    def _record(self, now, name, device, secret, body):
         try:
             game_id, seq, payload, frame = club.decode_record(body)
         except RecordError as err:
@@ -143,11 +143,11 @@ class Ingest:
             same = self.registry.frame(device.device_id, game_id, seq) == frame
             return self._refuse(now, name, device.device_id, DUPLICATE if same else CONFLICT,
                                 "game %d record %d (%d stored)" % (game_id, seq, expected),
-                                self._ack(device, game_id, expected), **at)
+                                self._ack(device, secret, game_id, expected), **at)
         if seq > expected:
             return self._refuse(now, name, device.device_id, OUT_OF_ORDER,
                                 "game %d record %d, %d expected" % (game_id, seq, expected),
-                                self._ack(device, game_id, expected), **at)
+                                self._ack(device, secret, game_id, expected), **at)
         try:
             kind = records.decode(payload)[0]
             replay = self._replay(key, expected)
@@ -160,7 +160,7 @@ class Ingest:
                 replay.add(payload)
         except (RecordError, ScoreError) as err:
             return self._refuse(now, name, device.device_id, DOES_NOT_APPLY, "game %d record %d: %s"
-                                % (game_id, seq, err), self._ack(device, game_id, expected), **at)
+                                % (game_id, seq, err), self._ack(device, secret, game_id, expected), **at)
         doc = export.document(device.device_id, None, [replay.doc()], exported=now)
         try:
             with self.registry.db:  # the frame and its game at once, or neither
@@ -168,7 +168,7 @@ class Ingest:
                 self.registry.history.add_docs([("club", doc)], now)
         except ImportRefused as err:
             return self._refuse(now, name, device.device_id, HISTORY_REFUSED, str(err),
-                                self._ack(device, game_id, expected), **at)
+                                self._ack(device, secret, game_id, expected), **at)
         except sqlite3.Error:
             log.exception("record %d of %s:%d not stored", seq, device.device_id, game_id)
             raise
@@ -178,7 +178,7 @@ class Ingest:
         if self.board is not None:
             self.board.record(device, game_id, seq + 1, now)
         log.info("stored %s:%d record %d (%s)", device.device_id, game_id, seq, kind)
-        return Verdict(stored=True, ack=self._ack(device, game_id, seq + 1), what="records", kind=kind, **at)
+        return Verdict(stored=True, ack=self._ack(device, secret, game_id, seq + 1), what="records", kind=kind, **at)
 
     def _replay(self, key, expected):
         # The game replayed from the stored records (None before its first): from memory, else rebuilt.
@@ -197,9 +197,9 @@ class Ingest:
                 replay.add(payload)
         return replay
 
-    def _ack(self, device, game_id, next_seq):
+    def _ack(self, device, secret, game_id, next_seq):
         name = club.topic(self.club, device.device_id, "ack")
-        return name.decode(), club.sign(self.registry.secret(device.device_id), name, club.encode_ack(game_id, next_seq))
+        return name.decode(), club.sign(secret, name, club.encode_ack(game_id, next_seq))
 
     def _refuse(self, now, name, device_id, reason, detail=None, ack=None, **at):
         self.registry.reject(device_id, name, reason, detail, now)

@@ -101,6 +101,8 @@ class Hub:
                     continue
                 try:
                     message = deliver.result()
+                except asyncio.CancelledError:  # amqtt cancelled its delivery: the connection closed
+                    return "connection closed"
                 except Exception as err:
                     return err
                 if message is None:  # amqtt's word for a closed connection
