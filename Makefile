@@ -14,10 +14,10 @@ STAMP  := $(VENV)/.installed
 DEVICE_BUILD := build/unix32-frozen-1.28.0/micropython
 
 # The venv is made on first use and re-installed whenever pyproject.toml or constraints.txt changes:
-# the tool, the charts and the test tools, at the versions constraints.txt pins (what CI runs too).
+# the tool, the charts, the club's hub and the test tools, at the versions constraints.txt pins (what CI runs too).
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(VPY) || $(PYTHON) -m venv $(VENV)
-	$(VPY) -m pip install --quiet -c constraints.txt -e '.[dev,charts,excel]'
+	$(VPY) -m pip install --quiet -c constraints.txt -e '.[dev,charts,excel,club]'
 	touch $@
 
 # The lint runs first; every suite runs even if it or an earlier one fails; the exit status says whether all passed.

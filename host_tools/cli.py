@@ -6,6 +6,7 @@ from tafel.cards import card_points, hand_points
 from tafel.errors import CardError
 
 from . import __version__, argparse_de, lang, rules_cli
+from .club import cli as club_cli
 from .exits import Exit
 from .hardware import calibrate
 from .hardware import cli as hardware_cli
@@ -77,6 +78,7 @@ def build_parser():
     link_cli.add_parsers(commands)
     roster_cli.add_parsers(commands)
     history_cli.add_parsers(commands)
+    club_cli.add_parsers(commands)
     keys.add_parser(commands)
     bundle_cli.add_parser(commands)
     update_client.add_parser(commands)

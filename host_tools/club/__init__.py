@@ -1,0 +1,1 @@
+# The club evening's hub: tables report their records over MQTT (docs/club.md).

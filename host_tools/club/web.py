@@ -7,7 +7,7 @@
 #   GET  /board.json   the board now
 #   GET  /events       the board now and at every change, as Server-Sent Events ("data: JSON");
 #                      a comment line every KEEPALIVE_S seconds keeps proxies from closing it
-#   POST /round        the organiser: {"password", "players": [names], "tables": N}; answers the
+#   POST /round        the organiser: {"password", "players": [names], "tables": N[, "variant", "target"]}; the
 #                      drawn round ({"round": n, "tables": [[names]]}), 403 without the password set
 #                      at `tafel club serve`, 400 with the reason for a round that cannot be drawn
 # Everyone else reads: nothing but /round changes anything, and /round only with the password.
@@ -74,7 +74,8 @@ def page(lang, tv=False):
 
 async def serve(live, host, port, organiser=None, password=None):
     """Start serving `live` on host:port; returns the asyncio server (its port: sockets[0]).
-    `organiser(players, tables)` draws a round (ValueError: why not); None: no /round."""
+    `organiser(players, tables[, variant=, target=])` draws a round, or a coroutine that does
+    (ValueError: why not); None: no /round."""
 
     async def handle(reader, writer):
         try:
@@ -134,9 +135,12 @@ async def _round(writer, body, organiser, password):
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players) \
             or type(tables) is not int:
         return await _answer(writer, 400, "application/json", _error("players (names) and tables (a number)"))
+    extra = {k: asked[k] for k in ("variant", "target") if k in asked}
     try:
-        drawn = organiser([p.strip() for p in players], tables)
-    except ValueError as err:
+        drawn = organiser([p.strip() for p in players], tables, **extra)
+        if asyncio.iscoroutine(drawn):  # the hub's organiser sends the round to the tables
+            drawn = await drawn
+    except (ValueError, TypeError) as err:
         return await _answer(writer, 400, "application/json", _error(str(err)))
     return await _answer(writer, 200, "application/json", json.dumps(drawn).encode("utf-8"))
 

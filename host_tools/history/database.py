@@ -131,22 +131,28 @@ class History:
     def import_docs(self, docs, now=None):
         """Import (name, document) pairs in one transaction: every file or none.
         A list of counts per document; ImportRefused (naming file, game and why) changes nothing."""
+        with self.db:  # one transaction: the files are imported whole or not at all
+            return self.add_docs(docs, now)
+
+    def add_docs(self, docs, now=None):
+        """import_docs inside the caller's transaction (`with hist.db:`), which commits or rolls
+        back: the club's hub stores a record and its game at once. A device's firmware is kept
+        when a document does not say it (None)."""
         now = int(time.time() if now is None else now)
         out = []
-        with self.db:  # one transaction: the files are imported whole or not at all
-            for name, doc in docs:
-                device = doc["device"]["id"]
-                counts = {"added": 0, "updated": 0, "unchanged": 0}
-                self.db.execute(
-                    "INSERT INTO devices VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
-                    "firmware = excluded.firmware, last_import = excluded.last_import",
-                    (device, doc["device"].get("firmware"), now))
-                for game in doc["games"]:
-                    try:
-                        counts[self._import_game(device, proven(game), now)] += 1
-                    except VerifyError as err:
-                        raise ImportRefused(say("import_refused", name, device, err)) from None
-                out.append(counts)
+        for name, doc in docs:
+            device = doc["device"]["id"]
+            counts = {"added": 0, "updated": 0, "unchanged": 0}
+            self.db.execute(
+                "INSERT INTO devices VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+                "firmware = COALESCE(excluded.firmware, devices.firmware), last_import = excluded.last_import",
+                (device, doc["device"].get("firmware"), now))
+            for game in doc["games"]:
+                try:
+                    counts[self._import_game(device, proven(game), now)] += 1
+                except VerifyError as err:
+                    raise ImportRefused(say("import_refused", name, device, err)) from None
+            out.append(counts)
         return out
 
     def _import_game(self, device, game, now):

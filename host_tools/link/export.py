@@ -61,19 +61,46 @@ class ExportError(Exception):
     """A file that is not a Tafel export this version can read."""
 
 
+class Replay:
+    """A game replayed with the core one record at a time, as every rebuild here does it (the
+    export, `tafel history import` through verify.py, the club's hub as each record arrives).
+    `game` is the tafel.Game so far, `payloads` the records it took, numbered from 0."""
+
+    def __init__(self, create):
+        """From the create record; RecordError or ScoreError if it is none."""
+        self.game = Game.from_records([create])
+        self.payloads = [create]
+
+    @property
+    def used(self):
+        return len(self.payloads)
+
+    def add(self, payload):
+        """The next record; RecordError or ScoreError, and the game as it was, if it does not fit."""
+        self.game.apply(payload)
+        self.payloads.append(payload)
+
+    def doc(self):
+        """The game of the export document, as game_from_journal makes it from these records."""
+        doc = game_doc(self.game, self.used)
+        doc["set_aside"] = []
+        doc["journal"] = journal_text(self.payloads)
+        return doc
+
+
 def rebuild(payloads):
     """The game replayed from its record payloads, and the number of records used.
     A record that does not fit ends the replay there (reported as damage)."""
-    game = Game.from_records(payloads[:1])
-    used, damage = 1, None
+    if not payloads:
+        raise RecordError("no records")
+    replay, damage = Replay(payloads[0]), None
     for payload in payloads[1:]:
         try:
-            game.apply(payload)
+            replay.add(payload)
         except (RecordError, ScoreError) as err:
-            damage = "record %d does not fit: %s" % (used, err)
+            damage = "record %d does not fit: %s" % (replay.used, err)
             break
-        used += 1
-    return game, used, damage
+    return replay.game, replay.used, damage
 
 
 def journal_text(payloads):

@@ -94,3 +94,12 @@ def test_the_rooms_screen_has_large_type_and_no_organiser_controls(browser, serv
     WebDriverWait(browser, 5).until(lambda d: len(cards(d)) == 1)
     assert "tv" in browser.find_element(By.TAG_NAME, "body").get_attribute("class").split()
     assert not browser.find_element(By.ID, "organiser").is_displayed()
+
+
+def test_the_drawn_round_shows_who_sits_where(browser, server):
+    shown = board([table("esp32-aa", "1", ["Anna", "Ben"], [0, 0])], LEADERS, now=int(time.time()))
+    shown["tournament"] = {"round": 2, "tables": [["Anna", "Dora"], ["Ben", "Cleo"]]}
+    server.publish(shown)
+    browser.get(server.url)
+    WebDriverWait(browser, 5).until(lambda d: "Turnier Runde 2" in d.find_element(By.ID, "tournament").text)
+    assert "Tisch 2: Ben, Cleo" in browser.find_element(By.ID, "tournament").text

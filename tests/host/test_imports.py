@@ -61,7 +61,7 @@ HOST_SHARED = {"__init__.py", "cli.py", "exits.py", "paths.py", "progress.py", "
                "texts_de_tools.py", "texts_en_tools.py", "texts_de_help.py", "texts_en_help.py",
                "texts_de_update.py", "texts_en_update.py", "texts_de_rescue.py", "texts_en_rescue.py",
                "texts_de_board.py", "texts_en_board.py", "texts_de_flash.py", "texts_en_flash.py",
-               "argparse_de.py"}
+               "texts_de_club.py", "texts_en_club.py", "argparse_de.py"}
 HOST_PACKAGES = {
     "sim": "`tafel sim`, the simulator's launcher",
     "link": "the laptop's end of the USB serial link, exports",
@@ -70,7 +70,7 @@ HOST_PACKAGES = {
     "hardware": "board profiles, their documents, `tafel calibrate`",
     "history": "the history of games, statistics, charts, reports",
     "simboard": "the simulated board (also imported by bare name, simboard.*, on MicroPython)",
-    "club": "club evenings: the hub, its live board, the tournament's rounds",
+    "club": "`tafel club`: the club evening's hub (MQTT), its registry of tables, the live board, tournament rounds",
 }
 # Names with a leading underscore that are a public API all the same: a namedtuple's methods.
 NAMEDTUPLE_API = {"_make", "_replace", "_fields", "_asdict", "_field_defaults"}
