@@ -62,6 +62,7 @@ class Tournament:
             body = club.encode_table(number, i + 1, code(variant), target, names)
             await hub.publish(name, club.sign(secret, name, body), retain=True)
         self.rounds.append(seating)
+        hub.changed.set()  # the board shows the round at once
         return {"round": number, "tables": seating, "devices": [d.table_name for d in devices[:tables]]}
 
     def _ranking(self):
