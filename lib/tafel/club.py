@@ -192,3 +192,61 @@ def decode_table(body):
     names = [r.text() for _ in range(r.byte())]
     r.end()
     return got + (names,)
+
+
+# ---- pairing over the USB link (docs/protocol.md, CLUB_PAIR and CLUB_UNPAIR) --------------------
+# Here rather than in tafel.wire: the device imports this module only once it is paired or being
+# paired, and wire's names fill the one table a device without a club keeps for them.
+PAIR = const(0x18)  # request: u8 flags (wire.FIRST, wire.LAST), then fields (u8 tag, value); OK: empty
+UNPAIR = const(0x19)  # request: empty; OK: u8 1 if the device was paired, else 0
+PAIR_HOST = const(1)  # text: the broker's host name or IPv4 address (1 to 64 bytes)
+PAIR_PORT = const(2)  # varint: its TCP port (1 to 65535)
+PAIR_CLUB = const(3)  # text: the club (valid_name)
+PAIR_TABLE = const(4)  # text: the table as the hub shows it (1 to MAX_TABLE printable characters, 64 bytes)
+PAIR_SECRET = const(5)  # text: the secret, SECRET_SIZE bytes as lowercase hex digits
+MAX_TABLE = const(40)
+DEFAULT_PORT = const(1883)  # MQTT's
+
+
+def pair_fields(host, port, club, table, secret):
+    """[(tag, value)] of a pairing, in the order the device takes them."""
+    return [(PAIR_HOST, host), (PAIR_PORT, port), (PAIR_CLUB, club), (PAIR_TABLE, table),
+            (PAIR_SECRET, "".join("%02x" % b for b in secret))]
+
+
+def put_field(out, tag, value):
+    out.append(tag)
+    if tag == PAIR_PORT:
+        put_varint(out, value)
+    else:
+        put_text(out, value)
+
+
+def pairing_problem(host, port, club, table, secret):
+    """None for a pairing the device stores, else a short English reason (an ERR's detail)."""
+    if not 0 < len(host.encode()) <= 64 or not _plain(host):
+        return "bad host"
+    if type(port) is not int or not 0 < port < 65536:
+        return "bad port"
+    if not valid_name(club):
+        return "bad club name"
+    if not 0 < len(table.strip()) <= MAX_TABLE or len(table.encode()) > 64 or not _printable(table):
+        return "bad table name"
+    if len(secret) != SECRET_SIZE:
+        return "secret of %d bytes, not %d" % (len(secret), SECRET_SIZE)
+    return None
+
+
+def _plain(text):
+    # a host: ASCII letters, digits, '.', '-', '_', ':' (no spaces, nothing to confuse a resolver)
+    for ch in text:
+        if ord(ch) > 127 or not (ch.isalpha() or ch.isdigit() or ch in ".-_:"):
+            return False
+    return True
+
+
+def _printable(text):
+    for ch in text:
+        if ord(ch) < 32 or 127 <= ord(ch) < 160:
+            return False
+    return True

@@ -86,3 +86,34 @@ def test_garbage_is_refused_not_believed():
         assert raises(fn, b"\x01")
         assert raises(fn, b"\x02\x01\x05")
     assert raises(club.decode_ack, club.encode_ack(1, 2) + b"\x00")
+
+
+def test_a_pairing_goes_as_fields_the_device_reads_back():
+    from tafel import wire
+
+    fields = club.pair_fields("192.168.1.20", 1883, "kartenclub", "Tisch 7", SECRET)
+    assert [tag for tag, _ in fields] == [club.PAIR_HOST, club.PAIR_PORT, club.PAIR_CLUB, club.PAIR_TABLE,
+                                          club.PAIR_SECRET]
+    assert fields[4][1] == "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    body = bytearray((wire.FIRST | wire.LAST,))
+    for tag, value in fields:
+        club.put_field(body, tag, value)
+    assert len(body) <= wire.MAX_REQUEST + 60  # two requests at most: the longest fields fill one each
+    r = wire.Body(bytes(body))
+    assert r.byte() == 3
+    got = {}
+    while r.pos < len(body):
+        tag = r.byte()
+        got[tag] = r.varint() if tag == club.PAIR_PORT else r.text()
+    assert got == dict(fields)
+
+
+def test_a_pairing_the_table_cannot_keep_is_named():
+    ok = ("192.168.1.20", 1883, "kartenclub", "Tisch 7", SECRET)
+    assert club.pairing_problem(*ok) is None
+    assert club.pairing_problem("hub.local", 1, "k", "Käthes Tisch", SECRET) is None
+    for i, bad in ((0, ""), (0, "a host"), (0, "x" * 65), (1, 0), (1, 65536), (2, "a/b"), (3, " "),
+                   (3, "x" * 41), (3, "a\nb"), (4, SECRET[:31])):
+        args = list(ok)
+        args[i] = bad
+        assert club.pairing_problem(*args) is not None, (i, bad)
