@@ -49,6 +49,11 @@ def assemble(machine, profile, clock, make_power, transport, device_id, vol=None
     # Wi-Fi the new version runs on trial
     app = start(hw.display, Store(disk or Disk(vol, "/data")), clock, capture, log, power, hw.keypad,
                 wlan=lambda: board.wlan(machine), restart=machine.reset)
+    if app.settings.get("club"):  # a club's table (store/pairing.py): its link to the hub, once Wi-Fi is set
+        from club.table import restart
+
+        app.device_id = device_id
+        restart(app)
     link = None
     if transport is not None:  # the protocol of docs/protocol.md on the USB serial, beside the REPL
         link = Link(transport, app, device_id, log, machine.reset)  # reset: after an update's switch

@@ -3,7 +3,8 @@
 # step() is the whole loop body. The device runs it with a 10 ms pause after
 # each (run(): a plain loop, no asyncio: its modules would hold 2 KB of the
 # heap for one task); the simulator calls it with simulated time, so both run
-# the same code path. Once a second it hands the time to update/health.py, which
+# the same code path. A paired table's club link (club/) is stepped too, after the keys and the
+# serial and before the screens: it never waits for the network. Once a second it hands the time to update/health.py, which
 # feeds the watchdog of a trial or probation boot (bootsel.py) and confirms a
 # new version once the loop has run long enough: a version whose loop hangs
 # or raises stops feeding it and is reset, and rolled back after a few tries.
@@ -43,6 +44,8 @@ class Runner:
             app.key(NAMES[queue.get()])
         if self.link is not None:
             self.link.poll(now)
+        if app.club is not None:  # the club link (club/table.py), on a paired table: never waits
+            app.club.step(now)
         app.tick()
         app.render()
         if self.fed is None or now - self.fed >= _FEED_MS:  # keys read, link served, display drawn

@@ -10,6 +10,8 @@ _PAGE = const(12)  # summaries read from the index at a time for LIST
 _MAX_NAMES = const(128)  # names a roster push may gather (the store keeps 64)
 _MAX_MARK = const(20)  # games one MARK may name
 SMALLEST_CHUNK = const(16)  # the least file bytes a DATA frame carries, whatever a host asks
+_CLUB_PAIR = const(0x18)  # tafel.club.PAIR and UNPAIR (link/pair.py): kept out of tafel.wire's names
+_CLUB_UNPAIR = const(0x19)
 
 
 def run(link, kind, seq, body):
@@ -49,6 +51,10 @@ def run(link, kind, seq, body):
         from . import update
 
         return update.run(link, kind, r)
+    if kind == _CLUB_PAIR or kind == _CLUB_UNPAIR:  # the club's pairing, imported when asked
+        from . import pair
+
+        return pair.run(link, kind, r)
     if 0x10 <= kind <= 0x17:
         raise WireError("unsupported", "kind %d" % kind)
     raise WireError("unknown", "kind %d" % kind)

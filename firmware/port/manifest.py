@@ -32,7 +32,7 @@ for _dir, _, _names in os.walk(_lib):
 package("tafel", files=sorted(_core), base_path="../../lib")
 for _name in ("assemble.py", "board.py", "clock.py", "power.py", "reserve.py", "runner.py", "session.py", "startup.py"):
     module(_name, base_path="..")
-for _pkg in ("drivers", "link", "recovery", "store", "ui", "update"):
+for _pkg in ("club", "drivers", "link", "recovery", "store", "ui", "update"):
     package(_pkg, base_path="..")
 module("overlay.py")
 module("appimage.py", base_path="../../build/appimage")

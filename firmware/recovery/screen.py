@@ -40,4 +40,4 @@ def draw(canvas, t, rec):
         canvas.text(3, 0, "%d%%" % rec.formatted)
         canvas.text(5, 0, t("rec_keep_power"))
     if rec.link_active:
-        canvas.mark(0)
+        canvas.mark(0, 0, canvas.cols - 1)

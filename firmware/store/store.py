@@ -7,6 +7,8 @@
 #   index             history summaries (index.py)
 #   settings, roster  small JSON values (keyval.py)
 #   mark              the game and record the screen last confirmed (watermark.py)
+#   club, hubmark     a club pairing and the hub's cursor, only while paired (pairing.py;
+#                     settings["club"] says there is one)
 # and the same games again in the twin (/twin: live/, games/, next, mark).
 #
 # A save (firmware/session.py does this): rec = game.round_record(...);

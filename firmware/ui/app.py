@@ -27,6 +27,11 @@ class App:
     restart: () -> reboot, into a new version after an update over Wi-Fi, or None
     """
 
+    # Set only on a paired table (club/table.py restart(); the class's None otherwise, no room taken).
+    device_id = None  # the club link's topics carry it (assemble.py, link/pair.py)
+    club = None  # the club link while paired with Wi-Fi set; the main loop steps it
+    club_mark = None  # its mark in the title row: club/table.py's OFFLINE, CATCHING_UP, ONLINE
+
     def __init__(self, display, clock, store, session, settings, capture=False, log=None, power=None,
                  wlan=None, restart=None):
         self.display = display
@@ -207,6 +212,9 @@ class App:
         if self.asleep and self.power is not None and not self.link_active and self._deep_sleep_due(now):
             from ui.resume import sleep
 
+            if self.club is not None:  # the club link: the hub's cursor to flash, "offline" said
+                self.club.stop(True)
+
             sleep(self)  # on the device this does not return: waking is a reboot
             return
         if self.screen is not None:
@@ -258,8 +266,14 @@ class App:
                     canvas.text(row, 0, self.message[0][:canvas.cols])
                 else:
                     self._guard(screen.draw_row, canvas, row)
-                if row == 0 and self.link_active:
-                    canvas.mark(0)
+                if row == 0 and (self.link_active or self.club_mark is not None):
+                    # the link's mark in the last cell, the club link's beside it (or there alone)
+                    col = canvas.cols - 1
+                    if self.link_active:
+                        canvas.mark(0, 0, col)
+                        col -= 1
+                    if self.club_mark is not None:
+                        canvas.mark(0, self.club_mark + 1, col)
         return canvas.flush()
 
     def _touch_bottom(self):

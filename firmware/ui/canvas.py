@@ -40,7 +40,15 @@ _BITS = (b"\x66\x18\x3c\x66\x7e\x66\x66\x00"  # Ä
          b"\x00\x00\x00\x18\x18\x00\x00\x00"  # · (what has no glyph)
          b"\x40\x60\x70\x78\x70\x60\x40\x00")  # ►
 _NONE = const(8)  # the glyph of what has no glyph: ·
-_LINK = b"\x00\x08\xfc\x08\x20\x7e\x20\x00"  # the link mark: arrows both ways
+# The marks at the title row's right end (Canvas.mark): the link's arrows both ways, then the club
+# link's offline (a ring), catching up (an arrow up) and online (a disc); and the same as a pattern
+# in a cell's last pixel column, for a cell with a letter in it (rows 1, 2, 5, 6 for the link).
+# One bytes object (the four glyphs, then the four patterns, a row a bit): one name in the heap.
+_MARKS = (b"\x00\x08\xfc\x08\x20\x7e\x20\x00"
+          b"\x00\x38\x44\x44\x44\x38\x00\x00"
+          b"\x10\x38\x7c\x10\x10\x10\x00\x00"
+          b"\x00\x38\x7c\x7c\x7c\x38\x00\x00"
+          b"\x66\x18\x54\x7e")
 _glyph_cache = {}
 # Palette for glyphs on inverted rows: glyph 0 -> lit, glyph 1 -> dark.
 _DARK = framebuf.FrameBuffer(bytearray(b"\x80"), 2, 1, framebuf.MONO_HLSB)
@@ -231,12 +239,14 @@ class Canvas:
         s = s[:self.cols]
         self.text(row, 0, s + " " * (self.cols - len(s)), True)
 
-    def mark(self, row):
-        """The link mark at the row's right end: a two-arrow glyph in the last
-        cell when that cell is empty, else a dotted line in its last pixel
-        column (which only a few glyphs touch); dark on a bar, lit on a plain row."""
+    def mark(self, row, which, col):
+        """A mark in cell `col` of the row (the last: cols - 1): `which` 0 the link's (two arrows),
+        1 to 3 the club link's (offline, catching up, online: a ring, an arrow up, a disc). Its
+        glyph when the cell is empty, else a pattern in the cell's last pixel column (which only a
+        few glyphs touch); dark on a bar, lit on a plain row. (No defaults: a function's defaults
+        are a tuple in the heap of every device.)"""
         fb, s = self.display, self.scale
-        x = (self.cols - 1) * self.cell
+        x = col * self.cell
         y = row * self.cell
         bg = fb.pixel(x + 7 * s, y)
         c = 1 - bg
@@ -247,13 +257,15 @@ class Canvas:
                     empty = False
         if empty:
             for dy in range(8):
-                bits = _LINK[dy]
+                bits = _MARKS[8 * which + dy]
                 for dx in range(8):
                     if bits & (0x80 >> dx):
                         fb.fill_rect(x + dx * s, y + dy * s, s, s, c)
         else:
-            for dy in (1, 2, 5, 6):
-                fb.fill_rect(x + 7 * s, y + dy * s, s, s, c)
+            bits = _MARKS[32 + which]
+            for dy in range(8):
+                if bits & (0x80 >> dy):
+                    fb.fill_rect(x + 7 * s, y + dy * s, s, s, c)
         self.dirty |= 1 << row
 
     def remember(self, row, col, s):

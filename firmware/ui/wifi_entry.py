@@ -116,3 +116,7 @@ def _save(app, answers):
         app.notify(app.refused_save(err))
         return
     app.notify(app.t("saved"))
+    if app.device_id is not None:  # a club's table: its link on the network as set now
+        from club.table import restart
+
+        restart(app)

@@ -179,7 +179,7 @@ def test_unmark_clears_only_what_a_colour_driver_would_take_for_an_inverted_cell
 def test_the_link_mark_at_a_text_scale():
     d = Display(320, 240)
     c = Canvas(d, False, 2)
-    c.mark(0)
+    c.mark(0, 0, c.cols - 1)
     # The two-arrow glyph in the last cell, each of its pixels a 2 x 2 block.
     assert d.pixel(304 + 2 * 4, 2 * 1) and d.pixel(304 + 2 * 4 + 1, 2 * 1 + 1)
     assert not d.pixel(304, 0)

@@ -5,7 +5,9 @@ from runner import Runner
 
 
 class _App:
-    """What the runner asks of the app: key(), tick(), render() and its store."""
+    """What the runner asks of the app: key(), tick(), render(), its store and its club link."""
+
+    club = None  # a paired table's (club/table.py), stepped by the runner
 
     def __init__(self):
         self.keys = []

@@ -33,7 +33,7 @@ LAYERS = (
     ("board",),  # the hardware chosen in one place, from the profile
     ("store",),  # the flash: games, settings, the raw scan
     ("session",),  # the running game: a record on flash, then in memory
-    ("update",),  # staging and switching a new version
+    ("update", "club"),  # staging and switching a new version; a paired table's link to the club's hub
     ("link", "ui"),  # the serial protocol; the screens
     ("recovery",),  # the device when its flash does not mount
     ("runner", "startup"),  # the main loop; the first screen
