@@ -7,6 +7,7 @@ from tafel.errors import CardError
 
 from . import __version__, argparse_de, lang, rules_cli
 from .club import cli as club_cli
+from .club import pair_cli
 from .exits import Exit
 from .hardware import calibrate
 from .hardware import cli as hardware_cli
@@ -78,7 +79,7 @@ def build_parser():
     link_cli.add_parsers(commands)
     roster_cli.add_parsers(commands)
     history_cli.add_parsers(commands)
-    club_cli.add_parsers(commands)
+    pair_cli.add_parsers(club_cli.add_parsers(commands))  # tafel club serve; pair and unpair beside it
     keys.add_parser(commands)
     bundle_cli.add_parser(commands)
     update_client.add_parser(commands)

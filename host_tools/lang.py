@@ -9,7 +9,8 @@
 # texts_de.py (the history, info, export and the link), texts_*_tools.py (the port search, card
 # names, roster, clock, update), texts_*_help.py (every command's --help), texts_*_update.py
 # (bundles, keys, the device's refusals, serve-update), texts_*_flash.py (flash), texts_*_rescue.py
-# (rescue), texts_*_board.py (hardware, calibrate, sim) and texts_*_club.py (tafel club). Both files of a pair have the same keys, and no key is in two files
+# (rescue), texts_*_board.py (hardware, calibrate, sim), texts_*_club.py (tafel club) and
+# texts_*_pair.py (tafel club pair and unpair). Both files of a pair have the same keys, and no key is in two files
 # of a language (tests/host/test_laptop_language.py checks both, placeholders included).
 # argparse's own words ("usage:", its errors) are argparse_de.py's.
 import os
@@ -20,6 +21,7 @@ from . import (
     texts_de_club,
     texts_de_flash,
     texts_de_help,
+    texts_de_pair,
     texts_de_rescue,
     texts_de_tools,
     texts_de_update,
@@ -28,6 +30,7 @@ from . import (
     texts_en_club,
     texts_en_flash,
     texts_en_help,
+    texts_en_pair,
     texts_en_rescue,
     texts_en_tools,
     texts_en_update,
@@ -36,7 +39,8 @@ from . import (
 # (English, German): the catalogues, each pair with the same keys
 CATALOGUES = ((texts_en, texts_de), (texts_en_tools, texts_de_tools), (texts_en_help, texts_de_help),
               (texts_en_update, texts_de_update), (texts_en_flash, texts_de_flash),
-              (texts_en_rescue, texts_de_rescue), (texts_en_board, texts_de_board), (texts_en_club, texts_de_club))
+              (texts_en_rescue, texts_de_rescue), (texts_en_board, texts_de_board), (texts_en_club, texts_de_club),
+              (texts_en_pair, texts_de_pair))
 LANGS = ("de", "en")
 ENV = "TAFEL_LANG"
 _TEXTS = {"en": {}, "de": {}}

@@ -61,7 +61,7 @@ HOST_SHARED = {"__init__.py", "cli.py", "exits.py", "paths.py", "progress.py", "
                "texts_de_tools.py", "texts_en_tools.py", "texts_de_help.py", "texts_en_help.py",
                "texts_de_update.py", "texts_en_update.py", "texts_de_rescue.py", "texts_en_rescue.py",
                "texts_de_board.py", "texts_en_board.py", "texts_de_flash.py", "texts_en_flash.py",
-               "texts_de_club.py", "texts_en_club.py", "argparse_de.py"}
+               "texts_de_club.py", "texts_en_club.py", "texts_de_pair.py", "texts_en_pair.py", "argparse_de.py"}
 HOST_PACKAGES = {
     "sim": "`tafel sim`, the simulator's launcher",
     "link": "the laptop's end of the USB serial link, exports",
