@@ -1,0 +1,240 @@
+# End to end: a simulated table paired with `tafel club pair`, reporting to a real MQTT broker (amqtt)
+# on a loopback port, and a hub on it (what host_tools/club's hub does with records: each checked
+# and stored in order, an ACK for every signed one). The table plays over the broker's restart: every
+# record arrives signed and in order, the table catches up from its cursor once the broker is back,
+# and nothing the table had been told the hub has comes twice. Its status mark is read off its glass.
+#
+# The table is the simulator's chip (SimDevice: the device build where there is one) with its USB
+# serial (SimSerial); its time follows the laptop's while the test waits on the hub's messages.
+import asyncio
+import socket
+import threading
+import time
+from pathlib import Path
+
+from needs import POSIX, needs
+from tafel import club
+from tafel_host.cli import main
+from tafel_host.club.registry import Registry
+from tafel_host.sim.device import SimDevice
+from tafel_host.sim.launcher import DEFAULT_BOARD, auto_command, find_board, find_run_py
+from tafel_host.sim.serial import SimSerial
+
+try:
+    from amqtt.broker import Broker
+    from amqtt.client import MQTTClient
+    from amqtt.mqtt.constants import QOS_1
+except ImportError:  # the `club` extra
+    Broker = None
+
+pytestmark = [needs(POSIX, "pseudo-terminals", "run it on Linux or macOS"),
+              needs(Broker is not None, "amqtt (the club extra)", "pip install -e '.[club]' (make's .venv has it once the hub's branch is in)")]
+
+CLUB = "testclub"
+WLAN = "4 C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # # # * *"  # from home: network "tafel", no password, home again
+GAME = ("1 D D # # 2 6 6 wait:1200 6 6 2 # # # 2 2 3 3 6 6 # # # 2 2 2 5 5 5 3 3 6 6 6 # D # "
+        "A D 3 6 D 5 0 B 3 # #")  # Anna, Ben, Cleo; the worked example's round (Anna 89)
+ROUND = "# A D 1 2 D 7 # #"  # the next round: the first seat goes out, 12 and 7 left
+OFFLINE, CATCHING_UP, ONLINE = "offline", "catching up", "online"
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Hub:
+    """A broker (amqtt) and a hub client on it, in an asyncio loop of their own (a thread)."""
+
+    def __init__(self, port):
+        self.port = port
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.broker = self.client = None
+        self.secret = None
+        self.stored = {}  # game -> [frames], in order
+        self.arrivals = []  # (game, seq, stored before): every record as it came
+        self.problems = []  # what a hub would refuse
+        self.status = None
+        self.state = None
+        self.news = threading.Event()  # something came
+
+    def run(self, coro, timeout=20):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def start(self):
+        self.run(self._start())
+
+    async def _start(self):
+        self.broker = Broker({"listeners": {"default": {"type": "tcp", "bind": "127.0.0.1:%d" % self.port}},
+                              "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {}}})
+        await self.broker.start()
+        self.client = MQTTClient(client_id="hub", config={"auto_reconnect": False})
+        await self.client.connect("mqtt://127.0.0.1:%d/" % self.port)
+        await self.client.subscribe([("tafel/%s/+/records" % CLUB, QOS_1), ("tafel/%s/+/status" % CLUB, QOS_1),
+                                     ("tafel/%s/+/state" % CLUB, QOS_1)])
+        self.reader = asyncio.ensure_future(self._read(self.client))
+
+    def stop(self):
+        self.run(self._stop())
+
+    async def _stop(self):
+        self.reader.cancel()
+        try:
+            await self.client.disconnect()
+        except Exception:
+            pass
+        await self.broker.shutdown()
+        self.status = None
+
+    async def _read(self, client):
+        while True:
+            message = await client.deliver_message()
+            if message is None:
+                return
+            try:
+                await self._take(client, message.topic, bytes(message.data))
+            except Exception as err:  # noqa: BLE001 (a test's hub: said, then the test fails on it)
+                self.problems.append(repr(err))
+            self.news.set()
+
+    async def _take(self, client, topic, data):
+        _, device, what = club.topic_parts(topic)
+        if what == "status":
+            self.status = data
+            return
+        body = club.open_signed(self.secret, topic.encode(), data)
+        if body is None:
+            self.problems.append("%s: not signed with the secret" % topic)
+            return
+        if what == "state":
+            self.state = club.decode_state(body)
+            return
+        game, seq, _, frame = club.decode_record(body)
+        frames = self.stored.setdefault(game, [])
+        self.arrivals.append((game, seq, len(frames)))
+        if seq == len(frames):
+            frames.append(frame)
+        elif seq < len(frames):
+            if frames[seq] != frame:
+                self.problems.append("record %d of game %d with other bytes" % (seq, game))
+        else:
+            self.problems.append("record %d of game %d after only %d" % (seq, game, len(frames)))
+        name = club.topic(CLUB, device, "ack")
+        await client.publish(name.decode(), club.sign(self.secret, name, club.encode_ack(game, len(frames))), QOS_1)
+
+    def close(self):
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+class Table:
+    """The simulated device with its serial, keys pressed, its time following the laptop's."""
+
+    def __init__(self, flash):
+        self.serial = SimSerial()
+        command = auto_command(find_run_py(), flash, find_board(DEFAULT_BOARD)) + self.serial.device_args()
+        self.dev = SimDevice(command, log=open(Path(flash).with_suffix(".log"), "w"))
+        self.dev.start()
+        self.at = time.monotonic()
+
+    def keys(self, script):
+        for token in script.split():
+            if token.startswith("wait:"):
+                self.dev.wait(int(token[5:]))
+            else:
+                self.dev.key(token)
+        self.at = time.monotonic()
+
+    def until(self, done, event, timeout=60.0, what="it"):
+        """Let the device run as the laptop's clock goes (woken by `event`) until done(); fails after timeout."""
+        end = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() > end:
+                raise AssertionError("%s did not happen within %.0f s" % (what, timeout))
+            event.wait(0.02)
+            event.clear()
+            now = time.monotonic()
+            self.dev.wait(max(10, int((now - self.at) * 1000)))
+            self.at = now
+
+    def mark(self):
+        """The club's mark as the glass shows it at the title row's right end (ui/canvas.py)."""
+        glass = self.dev.snap()
+        x = glass.width - 8
+        bg = glass.pixel(x + 7, 0)
+        rim = [glass.pixel(x + 7, y) != bg for y in range(8)]
+        if any(rim):  # a letter in the cell: the pattern in its last pixel column
+            return {(3, 4): OFFLINE, (1, 3, 5): CATCHING_UP, (1, 2, 3, 4, 5, 6): ONLINE}.get(
+                tuple(y for y in range(8) if rim[y]))
+        middle = tuple(y for y in range(8) if glass.pixel(x + 3, y) != bg)
+        return {(1, 5): OFFLINE, (0, 1, 2, 3, 4, 5): CATCHING_UP, (1, 2, 3, 4, 5): ONLINE}.get(middle)
+
+    def close(self):
+        self.dev.close()
+        self.serial.close()
+
+
+def test_a_paired_table_reports_every_record_and_catches_up_after_the_broker_was_away(tmp_path, data_home):
+    hub = Hub(free_port())
+    hub.start()
+    table = Table(tmp_path / "flash.img")
+    try:
+        table.keys(WLAN)
+        db = tmp_path / "hub.sqlite3"
+        done = []
+        pairing = threading.Thread(target=lambda: done.append(main(
+            ["club", "pair", "--port", table.serial.path, "--hub", "127.0.0.1:%d" % hub.port, "--table", "7",
+             "--club", CLUB, "--db", str(db)])))
+        pairing.start()
+        table.until(lambda: not pairing.is_alive(), threading.Event(), what="tafel club pair")
+        assert done == [0]
+        with Registry(db) as registry:  # the secret the laptop made, as the hub reads it
+            (device, secret), = registry.db.execute("SELECT id, secret FROM club_devices").fetchall()
+            assert registry.secret(device) == secret
+        hub.secret = bytes(secret)
+        assert len(hub.secret) == club.SECRET_SIZE
+        table.until(lambda: hub.status == b"online", hub.news, what="status online")
+
+        table.keys(GAME)
+        table.keys(ROUND)
+        table.until(lambda: sum(len(f) for f in hub.stored.values()) == 3, hub.news, what="three records")
+        table.until(lambda: table.mark() == ONLINE, hub.news, what="the mark online")  # every ACK is in
+        (game, frames), = hub.stored.items()
+        table.until(lambda: hub.state is not None and hub.state[1] == 2, hub.news, what="the state after round 2")
+        assert hub.state[0] == game and hub.state[4:] == (["Anna", "Ben", "Cleo"], [89 + 19, 0, 0])
+
+        hub.stop()  # the broker goes away: the table plays on, its records wait on its flash
+        table.until(lambda: table.mark() == OFFLINE, threading.Event(), what="the mark offline")
+        table.keys(ROUND)
+        table.keys(ROUND)
+        before = len(hub.arrivals)
+        hub.start()  # back on the same port: the table finds it within its backoff (at most a minute)
+        table.until(lambda: len(hub.stored[game]) == 5, hub.news, timeout=120, what="the records played offline")
+        table.until(lambda: table.mark() == ONLINE, hub.news, what="the mark online again")
+
+        assert hub.problems == []
+        seqs = [seq for _, seq, _ in hub.arrivals]
+        assert seqs == [0, 1, 2, 3, 4], seqs  # in order, and none twice: nothing acknowledged came again
+        assert [seq for _, seq, _ in hub.arrivals[before:]] == [3, 4]
+        records = [journal_payload(frame) for frame in hub.stored[game]]
+        from tafel.game import Game
+
+        assert Game.from_records(records).totals()[0] == ("Anna", 89 + 3 * 19)
+    finally:
+        table.close()
+        try:
+            hub.stop()
+        except Exception:
+            pass
+        hub.close()
+
+
+def journal_payload(frame):
+    from tafel import journal
+
+    return journal.read_frame(frame)[1]
