@@ -20,8 +20,8 @@
 # that lacks it (damage the boot could not mend yet) is read through both copies (GameLog).
 #
 # Flash wear: the cursor is written only when it changed, at most every SAVE_MS (and when the
-# link stops, before a deep sleep or an unpairing); after a power cut the hub may get records it
-# has again, which it answers with its own cursor.
+# link starts again with other Wi-Fi settings); after a power cut or a deep sleep (which writes
+# nothing to flash) the hub may get records it has again, which it answers with its own cursor.
 import hashlib
 import struct
 from binascii import crc32

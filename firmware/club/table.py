@@ -60,6 +60,8 @@ def restart(app):
         got = pairing.load(app.store)  # None: damaged (keyval sets it aside): not paired
     if old is not None:
         app.club = None
+        if got is not None:  # on with a new link: it starts from the cursor on flash
+            old.outbox.save(old.now, True)
         old.stop(got is None)
         _show(app, None)
     if got is not None:
@@ -288,9 +290,10 @@ class Table:
     # ---- stopping -----------------------------------------------------------------------------
 
     def stop(self, radio_off=False):
-        """The link ends (unpaired, a deep sleep coming): the cursor to flash, "offline" said
-        if the line is free, goodbye; the station off too when asked."""
-        self.outbox.save(self.now, True)
+        """The link ends (unpaired, a deep sleep coming): "offline" said if the line is free,
+        goodbye; the station off too when asked. The cursor is not written here: a deep sleep
+        writes nothing to flash (the hub's ACKs tell a woken table what it has), and an unpairing
+        has taken its file away."""
         c = self.client
         if c.state == UP and c.free():
             try:

@@ -61,6 +61,7 @@ def _pair(link, parts):
     from club.table import restart
 
     restart(link.app)
+    _forget((("link", "pair"),))  # needed again only to pair again
     return b""
 
 
@@ -72,15 +73,15 @@ def _unpair(link):
         from club.table import restart
 
         restart(link.app)
-    _forget()
+    _forget((("store", "pairing"), ("tafel", "club"), ("link", "pair")))  # nothing of the club stays
     return bytes((1 if was else 0,))
 
 
-def _forget():
-    # An unpaired table keeps nothing of the club in its heap: these modules leave the module table.
+def _forget(modules):
+    # Modules that leave the module table (their heap comes back once nothing else holds them).
     import sys
 
-    for package, name in (("store", "pairing"), ("tafel", "club"), ("link", "pair")):
+    for package, name in modules:
         sys.modules.pop(package + "." + name, None)
         mod = sys.modules.get(package)
         if mod is not None and name in mod.__dict__:

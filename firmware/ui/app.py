@@ -212,7 +212,7 @@ class App:
         if self.asleep and self.power is not None and not self.link_active and self._deep_sleep_due(now):
             from ui.resume import sleep
 
-            if self.club is not None:  # the club link: the hub's cursor to flash, "offline" said
+            if self.club is not None:  # the club link: "offline" said, the station off
                 self.club.stop(True)
 
             sleep(self)  # on the device this does not return: waking is a reboot

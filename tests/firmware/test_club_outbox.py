@@ -87,12 +87,16 @@ def test_a_record_damaged_in_the_main_copy_goes_out_from_the_twin():
 def test_unpairing_takes_the_pairing_and_the_cursor_off_the_flash_and_lets_go_of_the_club():
     dev, host, peer, hub = paired()
     run(dev, peer, hub, 3000, lambda: peer.messages(b"status"))
+    game = start_game(dev).game_id
+    assert run(dev, peer, hub, 3000, lambda: dev.app.club.outbox.acked.get(game) == 1)
+    assert dev.app.club.outbox.dirty  # a cursor not written yet: unpairing does not write it
     assert "club.table" in sys.modules
     assert host.ok(club.UNPAIR) == b"\x01"
     assert not dev.app.settings.get("club") and dev.app.store.disk.size(pairing.PAIRING) is None
     assert dev.app.store.disk.size(pairing.CURSOR) is None and not dev.app.store.settings.get("club")
     assert dev.app.club is None and dev.app.club_mark is None
-    assert "club.table" not in sys.modules and "club.mqtt" not in sys.modules
+    for name in ("club.table", "club.mqtt", "club.outbox", "store.pairing", "tafel.club", "link.pair"):
+        assert name not in sys.modules, name
     peer.poll()
     assert peer.retained[club.topic(CLUB, DEVICE, "status")] == b"offline" and peer.disconnects == 1
     assert host.ok(club.UNPAIR) == b"\x00"
@@ -193,4 +197,25 @@ def test_a_record_larger_than_the_packet_buffer_goes_out_whole():
     assert len(frame) > 128 and frame == journal.frame(0, session.game.create_record())
     session.save_round(dict((name, 5) for name in names[1:]), names[0])
     assert run(dev, peer, hub, 3000, lambda: len(hub.stored[game]) == 2)  # and the small buffer again
+    assert dev.errors == []
+
+
+def test_a_deep_sleep_says_offline_writes_nothing_and_the_woken_table_learns_from_the_hub():
+    dev, host, peer, hub = paired()
+    host.ok(wire.BYE)  # no laptop's session: the table may sleep
+    dev.app.settings["deep_sleep"] = 1
+    dev.app.store.save_settings(dev.app.settings)
+    session = start_game(dev)
+    session.save_round({"Ben": 36, "Cleo": 53}, "Anna")
+    game = session.game_id
+    assert run(dev, peer, hub, 3000, lambda: dev.app.club.outbox.acked.get(game) == 2)
+    cursor = dev.app.store.disk.read(pairing.CURSOR)
+    assert run(dev, peer, hub, 70000, lambda: dev.asleep)
+    peer.poll()
+    assert peer.retained[club.topic(CLUB, DEVICE, "status")] == b"offline"
+    assert dev.app.store.disk.read(pairing.CURSOR) == cursor  # nothing written for the sleep
+    dev.key("7")  # awake: a reboot; the cursor on flash is older than what the hub has
+    assert not dev.asleep and dev.app.club is not None
+    assert run(dev, peer, hub, 5000, lambda: dev.app.club.outbox.acked.get(game) == 2)
+    assert len(hub.stored[game]) == 2  # what came again was the same, and answered with the hub's cursor
     assert dev.errors == []
