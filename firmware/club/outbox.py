@@ -106,14 +106,19 @@ class Outbox:
         running = store.running_game()
         top = store.next_game_id()
         if top > self.low:  # games begun since: tracked from their create record
-            for g in store.history():
+            ids = store.history()
+            for g in ids:
                 if g >= self.low and g not in self.acked:
                     self.acked[g] = 0
+            for g in [g for g in self.acked if g not in ids]:  # deleted meanwhile: nothing to send
+                del self.acked[g]
             self.low = top
             self.dirty = True
         if running is not None and running not in self.acked:  # an older game played on
             self.acked[running] = 0  # the hub's ACK says what it has
             self.dirty = True
+        if running in self.quiet:  # played on: no longer whole at the hub
+            self.quiet.remove(running)
         self.running = running
         self.game = None
         for g in sorted(self.acked):

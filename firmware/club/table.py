@@ -204,17 +204,29 @@ class Table:
             return False
         g = ob.game
         found = ob.locate(g, seq)
-        frame = None
-        if found is None:
-            frame = ob.frame(g, seq)  # the main copy lacks it: both copies
-            if frame is None:
-                if ob.head_of(g) is None:
-                    ob.at_end(seq)  # a game put away: that was its last record
-                return False
-            size = len(frame) - _OVERHEAD
-        else:
-            size = found[1]
-        n = size + _OVERHEAD
+        if found is not None:
+            f, size = found
+            try:
+                sent = self._publish(g, size + _OVERHEAD, f)
+            finally:
+                f.close()
+            if sent:
+                ob.advance(size)
+                ob.sent(seq, now)
+                return True
+            ob.pos = None  # damaged in the main copy: from both copies, below
+        frame = ob.frame(g, seq)  # the main copy lacks it, or holds it damaged
+        if frame is None:
+            if ob.head_of(g) is None:
+                ob.at_end(seq)  # a game put away: that was its last record
+            return False
+        self._publish(g, len(frame), frame)
+        ob.sent(seq, now)
+        return True
+
+    def _publish(self, g, n, source):
+        # RECORD of game g: its frame of n bytes from `source`, an open file at it (read straight
+        # into the packet, its CRC checked there; False if it does not hold) or the bytes.
         c = self.client
         buf, at = c.begin(self.prefix, b"records", 1, 7 + n + _MAC)
         start = at
@@ -222,26 +234,13 @@ class Table:
         buf[at + 1] = club.RECORD
         at = _varint(buf, at + 2, g)
         view = memoryview(buf)
-        if found is not None:
-            f = found[0]
-            try:
-                got = f.readinto(view[at:at + n])
-            finally:
-                f.close()
-            if got != n or not good(view[at:at + n]):
-                frame = ob.frame(g, seq)  # damaged in the main copy: both copies
-                if frame is None or len(frame) != n:
-                    ob.pos = None
-                    return False
-                found = None
-            else:
-                ob.advance(size)
-        if frame is not None:
-            buf[at:at + n] = frame
+        if isinstance(source, (bytes, bytearray)):
+            buf[at:at + n] = source
+        elif source.readinto(view[at:at + n]) != n or not good(view[at:at + n]):
+            return False
         at += n
         buf[at:at + _MAC] = self.signer.mac(self.prefix, b"records", view[start:at])
         c.finish(at + _MAC, _QOS1)
-        ob.sent(seq, now)
         return True
 
     def _state(self):

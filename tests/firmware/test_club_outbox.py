@@ -219,3 +219,22 @@ def test_a_deep_sleep_says_offline_writes_nothing_and_the_woken_table_learns_fro
     assert run(dev, peer, hub, 5000, lambda: dev.app.club.outbox.acked.get(game) == 2)
     assert len(hub.stored[game]) == 2  # what came again was the same, and answered with the hub's cursor
     assert dev.errors == []
+
+
+def test_a_game_paused_and_played_on_later_sends_what_came_since():
+    dev, host, peer, hub = paired()
+    run(dev, peer, hub, 3000, lambda: peer.messages(b"status"))
+    session = start_game(dev)
+    first = session.game_id
+    session.save_round({"Ben": 36, "Cleo": 53}, "Anna")
+    assert run(dev, peer, hub, 3000, lambda: dev.app.club.outbox.acked.get(first) == 2)
+    session.start(("Cleo", "Dora"), "standard", 500)  # the first game is put away unfinished
+    second = session.game_id
+    session.save_round({"Dora": 7}, "Cleo")
+    outbox = dev.app.club.outbox
+    assert run(dev, peer, hub, 3000, lambda: outbox.acked == {first: 2, second: 2})
+    session.open(first)  # from the history: played on
+    session.save_round({"Anna": 3, "Cleo": 4}, "Ben")
+    assert run(dev, peer, hub, 3000, lambda: outbox.acked == {first: 3, second: 2})
+    assert [len(hub.stored[g]) for g in (first, second)] == [3, 2] and hub.late == []
+    assert dev.errors == []
