@@ -266,14 +266,11 @@ class App:
                     canvas.text(row, 0, self.message[0][:canvas.cols])
                 else:
                     self._guard(screen.draw_row, canvas, row)
-                if row == 0 and (self.link_active or self.club_mark is not None):
-                    # the link's mark in the last cell, the club link's beside it (or there alone)
-                    col = canvas.cols - 1
-                    if self.link_active:
-                        canvas.mark(0, 0, col)
-                        col -= 1
-                    if self.club_mark is not None:
-                        canvas.mark(0, self.club_mark + 1, col)
+                if row == 0 and self.link_active:
+                    canvas.mark(0, 0, canvas.cols - 1)
+                if row == 0 and self.club_mark is not None:  # beside the link's mark (or in its place)
+                    # (no local of its own: a larger frame is a larger block taken at every redraw)
+                    canvas.mark(0, self.club_mark + 1, canvas.cols - 1 - self.link_active)
         return canvas.flush()
 
     def _touch_bottom(self):
