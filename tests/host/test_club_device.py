@@ -6,6 +6,8 @@
 #
 # The table is the simulator's chip (SimDevice: the device build where there is one) with its USB
 # serial (SimSerial); its time follows the laptop's while the test waits on the hub's messages.
+# The second test does the same with the real hub, `tafel club serve` (host_tools/club), killed and
+# started again: the game is in the history, every record stored once, nothing refused.
 import asyncio
 import socket
 import threading
@@ -28,7 +30,7 @@ except ImportError:  # the `club` extra
     Broker = None
 
 pytestmark = [needs(POSIX, "pseudo-terminals", "run it on Linux or macOS"),
-              needs(Broker is not None, "amqtt (the club extra)", "pip install -e '.[club]' (make's .venv has it once the hub's branch is in)")]
+              needs(Broker is not None, "amqtt (the club extra)", "pip install -e '.[club]' (make's .venv has it)")]
 
 CLUB = "testclub"
 WLAN = "4 C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # # # * *"  # from home: network "tafel", no password, home again
@@ -141,6 +143,7 @@ class Table:
         self.dev = SimDevice(command, log=open(Path(flash).with_suffix(".log"), "w"))
         self.dev.start()
         self.at = time.monotonic()
+        self.ms = 0  # the device's time the waits below let pass
 
     def keys(self, script):
         for token in script.split():
@@ -159,8 +162,16 @@ class Table:
             event.wait(0.02)
             event.clear()
             now = time.monotonic()
-            self.dev.wait(max(10, int((now - self.at) * 1000)))
+            ms = max(10, int((now - self.at) * 1000))
+            self.dev.wait(ms)
+            self.ms += ms
             self.at = now
+
+    def acknowledged(self, event, what):
+        """Until the table holds every ACK: its mark says online a second (its time) after the
+        records went (it says "catching up" once one has waited a second for its ACK)."""
+        sent = self.ms
+        self.until(lambda: self.ms >= sent + 1100 and self.mark() == ONLINE, event, what=what)
 
     def mark(self):
         """The club's mark as the glass shows it at the title row's right end (ui/canvas.py)."""
@@ -203,7 +214,7 @@ def test_a_paired_table_reports_every_record_and_catches_up_after_the_broker_was
         table.keys(GAME)
         table.keys(ROUND)
         table.until(lambda: sum(len(f) for f in hub.stored.values()) == 3, hub.news, what="three records")
-        table.until(lambda: table.mark() == ONLINE, hub.news, what="the mark online")  # every ACK is in
+        table.acknowledged(hub.news, "every ACK at the table, the mark online")
         (game, frames), = hub.stored.items()
         table.until(lambda: hub.state is not None and hub.state[1] == 2, hub.news, what="the state after round 2")
         assert hub.state[0] == game and hub.state[4:] == (["Anna", "Ben", "Cleo"], [89 + 19, 0, 0])
@@ -238,3 +249,50 @@ def journal_payload(frame):
     from tafel import journal
 
     return journal.read_frame(frame)[1]
+
+
+def test_a_paired_table_reports_to_tafel_club_serve_and_catches_up_after_the_hub_was_killed(tmp_path, data_home):
+    import club_wire
+    from club_fixtures import game_rows, stored_records
+
+    port = free_port()
+    db = tmp_path / "history.sqlite3"
+    table = Table(tmp_path / "flash.img")
+    hub = None
+    wake = threading.Event()  # nothing sets it: the device's time follows the laptop's in steps of 20 ms
+    try:
+        table.keys(WLAN)
+        done = []
+        pairing = threading.Thread(target=lambda: done.append(main(
+            ["club", "pair", "--port", table.serial.path, "--hub", "127.0.0.1:%d" % port, "--table", "Tisch 7",
+             "--club", CLUB, "--db", str(db)])))
+        pairing.start()
+        table.until(lambda: not pairing.is_alive(), wake, what="tafel club pair")
+        assert done == [0]
+        with Registry(db) as registry:
+            (device,), = registry.db.execute("SELECT id FROM club_devices").fetchall()
+        hub, _ = club_wire.hub_listening(db, port)  # the one club paired: no --club needed
+        table.keys(GAME)
+        table.keys(ROUND)
+        table.until(lambda: len(stored_records(db, device)) == 3, wake, what="three records in the history")
+        table.acknowledged(wake, "every ACK at the table, the mark online")
+        hub.kill()  # the hub's laptop goes away (its broker with it)
+        table.until(lambda: table.mark() == OFFLINE, wake, what="the mark offline")
+        table.keys(ROUND)
+        table.keys(ROUND)
+        hub, _ = club_wire.hub_listening(db, port)
+        table.until(lambda: len(stored_records(db, device)) == 5, wake, timeout=120, what="the records played offline")
+        records = stored_records(db, device)
+        assert [seq for _, seq, _ in records] == [0, 1, 2, 3, 4]
+        from tafel.game import Game
+
+        game = Game.from_records([journal_payload(frame) for _, _, frame in records])
+        assert game.totals()[0] == ("Anna", 89 + 3 * 19)
+        with Registry(db) as registry:
+            assert [r for r in registry.rejections() if r.device == device] == []  # nothing refused, none twice
+        history = game_rows(db, device)["columns"]  # the game in the history, as tafel history import keeps it
+        assert len(history) == 1 and history[0][-1] == 5 and not history[0][-2]
+    finally:
+        table.close()
+        if hub is not None:
+            hub.stop()
