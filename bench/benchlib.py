@@ -104,7 +104,7 @@ PLAY = ("host_tools/cli.py", "tests/host/simlink.py", "tests/host/sim_games.py",
         "host_tools/link/simports.py")  # games played by key script (simlink's port file: link/simports.py)
 LINK = tuple("host_tools/link/%s.py" % m for m in (
     "__init__", "cli", "client", "errors", "stream", "ports", "export", "export_state", "salvage", "storage_notes",
-    "info", "simports")) + (
+    "info", "simports", "export_xlsx")) + (
     "host_tools/rescue/__init__.py", "host_tools/rescue/link.py", "host_tools/exits.py", "host_tools/isotime.py",
     "host_tools/progress.py") + LANG  # the laptop's end (not link/roster_cli.py), in the laptop's language
 UPDATE = ("host_tools/update/client.py", "host_tools/update/trial.py", "host_tools/update/bundle_file.py",
