@@ -58,3 +58,29 @@ def test_late_arrivals_come_after_everyone_the_leaderboard_knows():
     seating = draw.next_round(PLAYERS, 3, ranking, [], seed=5)
     assert set(seating[2]) == set(PLAYERS[8:12])
     assert draw.next_round(PLAYERS, 3, ranking, [], seed=5) == seating
+
+
+def test_over_many_evenings_the_draw_repeats_fewer_pairs_than_a_random_seating_would():
+    # 40 evenings of 8 to 30 players at 2 to 5 tables, four rounds each, the standings shuffled between
+    # rounds: the Swiss draw never seats more pairs who met before than random seatings do on average.
+    import random
+
+    for evening in range(40):
+        rng = random.Random(evening)
+        players = ["P%d" % i for i in range(rng.randint(8, 30))]
+        tables = rng.randint(2, min(5, len(players) // 2))
+        while len(players) > tables * draw.MAX_SEATS:
+            tables += 1
+        rounds = [draw.first_round(players, tables, evening)]
+        for number in range(3):
+            ranking = players[:]
+            rng.shuffle(ranking)
+            seating = draw.next_round(players, tables, ranking, rounds, evening + number)
+            assert sorted(sum(seating, [])) == sorted(players)
+            chance = []
+            for _ in range(30):
+                order = players[:]
+                rng.shuffle(order)
+                chance.append(draw.repeats(draw._deal(order, draw.sizes(len(players), tables)), rounds))
+            assert draw.repeats(seating, rounds) <= sum(chance) / len(chance), (evening, number)
+            rounds.append(seating)
