@@ -42,7 +42,8 @@ def key_counts(load):
 
 # What each of make heap's scenarios is (tests/host/heap_scenarios.py), for the summary's first row.
 SCENARIOS = {"evening": "10 seats and 300 rounds by keys", "tour": "the short flows, one after another",
-             "export": "`tafel export` of 100 games", "usb": "an update over USB", "wifi": "an update over Wi-Fi"}
+             "export": "`tafel export` of 100 games", "usb": "an update over USB", "wifi": "an update over Wi-Fi",
+             "club": "a club evening's table: the hub restarted, then away ten minutes"}
 BOARD_LINE = re.compile(r"^([\w-]+): first area ([\d.]+ KB), growing from (.*?); the simulator's own bytes in the "
                         r"(?:chip's )?heap(?: with no firmware)?: ([\d.]+ KB|-)")
 

@@ -85,6 +85,7 @@ class Table:
         self.signer = Signer(unhexlify(pairing["secret"]))
         self.prefix = club.topic(pairing["club"], device_id, "")  # b"tafel/CLUB/DEVICE/"
         self.client = Client(device_id.encode())
+        self.on_message = self._message  # bound once: a step makes no bound method
         self.outbox = Outbox(app.store)
         self.wlan = None
         self.phase = _WAIT
@@ -147,7 +148,7 @@ class Table:
 
     def _link(self, now):
         c = self.client
-        c.step(now, self._message)
+        c.step(now, self.on_message)
         if c.state == CLOSED:
             self._retry(now)
             return
@@ -165,7 +166,7 @@ class Table:
             self.greeted = 2
         elif not self._record(now):
             self._state()
-        c.step(now, self._message)  # what was built goes out now, as far as the socket takes it
+        c.step(now, self.on_message)  # what was built goes out now, as far as the socket takes it
 
     def _retry(self, now):
         self.client.close()
@@ -297,7 +298,7 @@ class Table:
         if c.state == UP and c.free():
             try:
                 self._status(b"offline", _QOS0_RETAIN)
-                c.step(self.now, self._message)
+                c.step(self.now, self.on_message)
             except Exception:
                 pass
         c.disconnect()

@@ -17,15 +17,8 @@ def evening_keys():
     steps.append(("D #", lambda text: text[0].startswith(("R1 ", "Runde 1 "))))
     seed = 12345
     for r in range(ROUNDS):
-        keys = []
-        for s in range(10):
-            if s == r % 10:
-                keys.append("A")
-            else:
-                seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
-                keys.append(" ".join(str((seed >> 16) % 61)))
-            keys.append("D" if s < 9 else "#")
-        steps.append(((" " if r == 0 else "# ") + " ".join(keys) + " #", None))
+        keys, seed = round_keys(r, 10, seed)
+        steps.append(((" " if r == 0 else "# ") + keys, None))
     steps[-1] = (steps[-1][0], lambda text: text[0].startswith("Stand R%d" % ROUNDS))
     # the table rests: the large digits come up (ten seats; on a small display in pages that take turns)
     steps.append(("wait:6000 wait:4000", lambda text: text[0].startswith("Stand R%d" % ROUNDS)))
@@ -39,6 +32,30 @@ def evening_keys():
     steps.append(("A D 3 6 D 5 0 # #", lambda text: text[0].startswith("Stand R1")))
     steps.append(("# 1 0 D A D 2 0 # #", lambda text: text[0].startswith("Stand R2")))
     return steps
+
+
+def round_keys(r, seats, seed):
+    """(keys, next seed): round r's entry from its first seat to saved, the seat r % seats out (A), the
+    others' hands drawn from `seed` (0 to 60 points)."""
+    keys = []
+    for s in range(seats):
+        if s == r % seats:
+            keys.append("A")
+        else:
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            keys.append(" ".join(str((seed >> 16) % 61)))
+        keys.append("D" if s < seats - 1 else "#")
+    return " ".join(keys) + " #", seed
+
+
+CLUB_SEATS = 6
+# From home: settings, the Wi-Fi network "tafel" with no password, home again (the club's tests' network).
+CLUB_WLAN = "4 C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # # # * *"
+
+
+def club_game_keys():
+    """From home: a new game to 99999 for the first CLUB_SEATS names, started (round 1's entry is next)."""
+    return "1 D 9 9 9 9 9 D " + " ".join("# # " + typed + " #" for typed in NAMES[:CLUB_SEATS]) + " D #"
 
 
 def _has(*words):

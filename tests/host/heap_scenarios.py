@@ -24,6 +24,14 @@
 #            the same tree sends the same bytes at the same steps)
 #   wifi     the same update fetched over Wi-Fi from `tafel serve-update`, the
 #            station and its sockets taking their share of ESP-IDF's heap
+#   club     a club evening's table: paired by `tafel club pair` over the USB serial, Wi-Fi
+#            on, a game of six reported round by round to `tafel club serve` (its broker
+#            built in, a process of its own); the hub killed and started again mid-game,
+#            later away for ten minutes of the table's time while four rounds are played;
+#            every record in the hub's database at the end, in order
+#            (the table's time follows the laptop's while it waits on the hub: the hub is
+#            a real one, so two runs differ in when its bytes come; the other scenarios
+#            are the same run for run)
 # A scenario fails on a MemoryError anywhere in the device's log, a screen that is
 # not the one expected, a halted device, or a host command that does not succeed.
 # bench/device_heap.py searches the smallest heap for each; tests/host/test_heap_gate*.py
@@ -41,7 +49,17 @@ from pathlib import Path
 from lockstep import Lockstep
 from simlink import ROOT
 from simupdate import install, signed_versions
-from tafel_host.hardware.heap_keys import GAME_KEYS, NAMES, ROUNDS, evening_keys, tour_keys  # noqa: F401 (used by gates)
+from tafel_host.hardware.heap_keys import (  # noqa: F401 (used by gates)
+    CLUB_SEATS,
+    CLUB_WLAN,
+    GAME_KEYS,
+    NAMES,
+    ROUNDS,
+    club_game_keys,
+    evening_keys,
+    round_keys,
+    tour_keys,
+)
 from tafel_host.sim import runtime as sim_runtime
 from tafel_host.sim.device import SimDevice, SimError
 from tafel_host.update import serve as serve_update
@@ -58,8 +76,8 @@ RUN_PY = ROOT / "firmware" / "sim" / "run.py"
 # of the same tree writes the same flash (firmware/port/unix/tafel/simtime.c; its clock is the
 # simulated time since power-up, so the files' time stamps are the same too).
 CHIP_ENV = {"TAFEL_CHIP_SEED": "1"}
-SCENARIOS = ("evening", "tour", "export", "usb", "wifi")
-LONG = ("evening", "export", "usb", "wifi")  # the gate plays these on one board, the tour on every board
+SCENARIOS = ("evening", "tour", "export", "usb", "wifi", "club")
+LONG = ("evening", "export", "usb", "wifi", "club")  # the gate plays these on one board, the tour on every board
 
 # ok, why; the heap's peak after a collection at every step, the largest free block then and the
 # areas then; the deepest C stack; ESP-IDF's heap at the end: free, largest block, least ever free
@@ -167,11 +185,12 @@ class Scenarios:
             tag = "%s-%s-%d" % (name, board, self._runs)
         flash = {"evening": lambda: self._fresh(tag), "tour": lambda: self._fresh(tag),
                  "export": lambda: self._copy_games(tag),
-                 "usb": lambda: self.installed(tag), "wifi": lambda: self.installed(tag)}[name]()
+                 "usb": lambda: self.installed(tag), "wifi": lambda: self.installed(tag),
+                 "club": lambda: self._fresh(tag)}[name]()
         command = self.command(name, board, heap, system, kind, flash)
         if watch and kind != "host":
             command += ["--heap-watch", "1"]
-        serial = Lockstep() if name in ("export", "usb") else None
+        serial = Lockstep() if name in ("export", "usb", "club") else None
         if serial is not None:
             command += serial.device_args()
         log = io.StringIO()
@@ -261,6 +280,97 @@ class Scenarios:
         finally:
             server.stop()
         return _about_says(dev, "0.9.0")
+
+
+    def _club(self, dev, serial, tag):
+        import club_wire
+
+        db = self.dir / (tag + ".sqlite3")
+        port = club_wire.free_port()
+        _play(dev, CLUB_WLAN)
+        code, said = serial.run(["club", "pair", "--hub", "127.0.0.1:%d" % port, "--table", "1", "--club",
+                                 "heapclub", "--db", str(db)], at=2)
+        if code != 0:
+            return "tafel club pair: exit %d: %s" % (code, said[-300:])
+        device = _one(db, "SELECT id FROM club_devices")
+        hub = None
+        try:
+            hub, _ = club_wire.hub_listening(db, port)
+            _play(dev, club_game_keys())
+            seed = 4242
+            played = 0
+
+            def rounds(count, between=None):
+                nonlocal seed, played
+                for _ in range(count):
+                    keys, seed = round_keys(played, CLUB_SEATS, seed)
+                    _play(dev, ("" if played == 0 else "# ") + keys + (" wait:%d" % between if between else ""))
+                    played += 1
+
+            def stored():
+                return _one(db, "SELECT count(*) FROM club_records WHERE device = ?", device)
+
+            rounds(12)
+            why = _until(dev, lambda: stored() == 1 + played, "the first rounds at the hub")
+            if why:
+                return why
+            hub.kill()  # the hub and its broker gone at once, and back: the table reconnects, sends what is owed
+            hub, _ = club_wire.hub_listening(db, port)
+            rounds(12)
+            why = _until(dev, lambda: stored() == 1 + played, "the rounds after the hub's restart")
+            if why:
+                return why
+            hub.kill()  # away for ten minutes of the table's time: four rounds, one every 2.5 minutes
+            hub = None
+            rounds(4, 150000)
+            hub, _ = club_wire.hub_listening(db, port)
+            _play(dev, "wait:60000")  # its next try within its longest backoff, a minute
+            rounds(12)
+            why = _until(dev, lambda: stored() == 1 + played, "the rounds played while the hub was away")
+            if why:
+                return why
+            seqs = [s for s, in _all(db, "SELECT seq FROM club_records WHERE device = ? ORDER BY seq", device)]
+            if seqs != list(range(1 + played)):
+                return "the hub stored records %r, not 0 to %d" % (seqs, played)
+            refused = _all(db, "SELECT reason, detail FROM club_rejections WHERE reason != ?", "duplicate")
+            return "the hub refused %r" % refused if refused else None  # a record sent again before its ACK came: stored once
+        finally:
+            if hub is not None:
+                hub.stop()
+
+
+def _one(db, query, *args):
+    rows = _all(db, query, *args)
+    return rows[0][0] if rows else None
+
+
+def _all(db, query, *args):
+    import sqlite3
+
+    con = sqlite3.connect(str(db))
+    try:
+        return con.execute(query, args).fetchall()
+    finally:
+        con.close()
+
+
+def _until(dev, done, what, timeout=60.0):
+    """Let the table run as the laptop's clock goes until done(): None, or why not (a MemoryError in
+    its log, or `what` not within `timeout` s)."""
+    import time
+
+    at = time.monotonic()
+    end = at + timeout
+    while not done():
+        now = time.monotonic()
+        if now > end:
+            return "%s: not within %.0f s" % (what, timeout)
+        if "MemoryError" in dev.log.getvalue():
+            return None  # _result says it
+        threading.Event().wait(0.02)  # the hub's turn (a process of its own)
+        dev.wait(max(10, int((time.monotonic() - at) * 1000)))
+        at = now
+    return None
 
 
 def _result(why, text):

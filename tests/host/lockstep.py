@@ -84,9 +84,10 @@ class Lockstep:
 
         return time.time()
 
-    def run(self, argv):
-        """A tafel command on this port, here: (exit status, what it printed). Its data (export
-        cursors) goes to a folder of this line's, not the user's."""
+    def run(self, argv, at=1):
+        """A tafel command on this port, here: (exit status, what it printed); `--port` goes in after
+        its first `at` words (2 for `club pair`). Its data (export cursors) goes to a folder of this
+        line's, not the user's."""
         out = io.StringIO()
         with _one_at_a_time:
             home = os.environ.get("XDG_DATA_HOME")
@@ -96,7 +97,7 @@ class Lockstep:
                 module.time = self
             try:
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-                    code = tafel(argv[:1] + ["--port", self.url] + argv[1:])
+                    code = tafel(argv[:at] + ["--port", self.url] + argv[at:])
             except SystemExit as exit:
                 code = exit.code
             finally:
