@@ -14,7 +14,10 @@
 # on where it was: the board shows the latest round, the next draw parts
 # whoever met, and its seed is the one the hub would have used (the first
 # round's, plus the rounds before), so the round is the one it would have
-# drawn had it never stopped. A new evening starts at round 1 again.
+# drawn had it never stopped; and once connected it sends the tables the
+# latest round again (the broker built in keeps no retained message across
+# a restart). A new evening starts at round 1 again.
+import asyncio
 import random
 import time
 
@@ -24,7 +27,7 @@ from tafel.variants import NAMES, code
 from ..history.database import evening_of
 from ..lang import say
 from . import draw, leaderboard
-from .registry import Seat
+from .registry import Round, Seat
 
 
 class Refused(ValueError):
@@ -49,6 +52,7 @@ class Tournament:
         self._seed = seed
         self.evening = None
         self.rounds = []  # this evening's rounds: per round its tables, each a list of names
+        self._sending = asyncio.Lock()  # a round sent again is never mixed into the sending of the next
         self._current()
 
     def _current(self):
@@ -60,6 +64,7 @@ class Tournament:
         kept = hub.registry.rounds(hub.club, evening)
         self.evening = evening
         self.rounds = [[list(seat.players) for seat in r.tables] for r in kept]
+        self.latest = kept[-1] if kept else None  # the Round the tables have
         if kept:
             self.seed = kept[-1].seed - (kept[-1].number - 1)  # the seed round 1 was drawn with
         else:
@@ -80,6 +85,10 @@ class Tournament:
             raise Refused("club_bad_variant", variant)
         if type(target) is not int or not 0 < target <= 100000:
             raise Refused("club_bad_target", target)
+        async with self._sending:
+            return await self._draw(players, tables, variant, target)
+
+    async def _draw(self, players, tables, variant, target):
         hub = self.hub
         evening = self._current()
         devices = sorted(hub.registry.devices(hub.club), key=lambda d: _natural(d.table_name))
@@ -97,21 +106,35 @@ class Tournament:
         else:
             seating = draw.first_round(players, tables, seed)
         number = len(self.rounds) + 1
-        for i, names in enumerate(seating):
-            device = devices[i]
-            secret = hub.registry.secret(device.device_id)
-            name = club.topic(hub.club, device.device_id, "table")
-            body = club.encode_table(number, i + 1, code(variant), target, names)
-            try:
-                await hub.publish(name, club.sign(secret, name, body), retain=True)
-            except ValueError:  # no broker just now: the round is not kept, and may be drawn again
-                raise Refused("club_not_connected") from None
-        hub.registry.add_round(hub.club, evening, number, variant, target, seed,
-                               [Seat(d.device_id, d.table_name, names) for d, names in zip(devices, seating)],
-                               self.clock())
+        kept = Round(number, variant, target, seed, self.clock(),
+                     [Seat(d.device_id, d.table_name, names) for d, names in zip(devices, seating)])
+        try:
+            await self._send(kept)
+        except ValueError:  # no broker just now: the round is not kept, and may be drawn again
+            raise Refused("club_not_connected") from None
+        hub.registry.add_round(hub.club, evening, number, variant, target, seed, kept.tables, kept.drawn)
         self.rounds.append(seating)
+        self.latest = kept
         hub.changed.set()  # the board shows the round at once
         return {"round": number, "tables": seating, "devices": [d.table_name for d in devices[:tables]]}
+
+    async def resend(self):
+        """Send the latest round of the evening to its tables again (the hub does when it is connected: the
+        broker built in forgot its retained messages when it stopped). ValueError while there is no broker."""
+        async with self._sending:
+            self._current()
+            if self.latest is not None:
+                await self._send(self.latest)
+
+    async def _send(self, kept):
+        hub = self.hub
+        for i, seat in enumerate(kept.tables):
+            secret = hub.registry.secret(seat.device)
+            if secret is None:  # unpaired since: nobody to send it to
+                continue
+            name = club.topic(hub.club, seat.device, "table")
+            body = club.encode_table(kept.number, i + 1, code(kept.variant), kept.target, seat.players)
+            await hub.publish(name, club.sign(secret, name, body), retain=True)
 
     def _ranking(self, evening):
         hub = self.hub

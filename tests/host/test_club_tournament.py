@@ -74,8 +74,13 @@ def test_a_hub_started_again_shows_the_round_and_draws_the_next_as_if_it_had_nev
         one = drawn(first)
         unbroken = draw.next_round(PLAYERS, 2, [], [one["tables"]], 5 + 1)  # what it would draw next
     with Registry(db) as registry:  # the hub stopped and started again, with a seed of its own
-        again = Tournament(StandIn(registry), seed=999, clock=lambda: NIGHT + 60)
+        hub = StandIn(registry)
+        again = Tournament(hub, seed=999, clock=lambda: NIGHT + 60)
         assert again.shown() == {"round": 1, "tables": one["tables"]}
+        asyncio.run(again.resend())  # once connected: the broker built in forgot the retained round
+        assert [club.decode_table(club.open_signed(secret, topic, data))[:2] + (retain,)
+                for (topic, data, retain), secret in zip(hub.sent, (SECRET, OTHER_SECRET))] == [
+            (1, 1, True), (1, 2, True)]
         two = drawn(again)
     assert two["round"] == 2 and two["tables"] == unbroken
     assert draw.repeats(two["tables"], [one["tables"]]) == 2  # two tables of three from two of three: the least
