@@ -1,7 +1,7 @@
 # The organiser's tournament rounds: draw who plays where (draw.py), send each table its players, keep the rounds.
 #
 # The tables of a round are the club's paired devices in the order of their
-# table names (numbers as numbers: 2 before 10), the first N for N tables.
+# table names (numbers as numbers: Tisch 2 before Tisch 10), the first N for N tables.
 # Each gets its round as a signed, retained TABLE message on
 # tafel/CLUB/DEVICE/table (tafel/club.py): round, table number, variant,
 # target and the names in seat order, so a table that comes online later
@@ -24,6 +24,7 @@ import time
 from tafel import club
 from tafel.variants import NAMES, code
 
+from ..history.clubs import natural
 from ..history.database import evening_of
 from ..lang import say
 from . import draw, leaderboard
@@ -38,10 +39,6 @@ class Refused(ValueError):
         super().__init__(say(key, *values))
         self.key = key
         self.values = values
-
-
-def _natural(name):
-    return (0, int(name), "") if name.isdigit() else (1, 0, name.casefold())
 
 
 class Tournament:
@@ -91,7 +88,7 @@ class Tournament:
     async def _draw(self, players, tables, variant, target):
         hub = self.hub
         evening = self._current()
-        devices = sorted(hub.registry.devices(hub.club), key=lambda d: _natural(d.table_name))
+        devices = sorted(hub.registry.devices(hub.club), key=lambda d: natural(d.table_name))
         if len(devices) < tables:
             raise Refused("club_too_few_tables", tables, len(devices))
         if len(set(players)) != len(players):

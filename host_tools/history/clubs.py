@@ -38,8 +38,8 @@ def marks(db, evening_of):
     return out
 
 
-def _natural(name):
-    # "Tisch 2" before "Tisch 10"
+def natural(name):
+    """A sort key for table names: their numbers as numbers ("Tisch 2" before "Tisch 10")."""
     return [(0, int(part), "") if part.isdigit() else (1, 0, part.casefold())
             for part in "".join(c if c.isdigit() else " %s " % c for c in name).split()]
 
@@ -54,7 +54,7 @@ def evenings(games):
             found.setdefault((game["evening"], mark["club"]), []).append(mark)
     lines = []
     for (evening, club), of in sorted(found.items()):
-        tables = ", ".join(sorted({m["table"] or "?" for m in of}, key=_natural))
+        tables = ", ".join(sorted({m["table"] or "?" for m in of}, key=natural))
         rounds = sorted({m["round"] for m in of if m["round"] is not None})
         if not rounds:
             tour = ""

@@ -124,3 +124,13 @@ def test_club_tables_of_schema_1_get_the_rounds_table_when_opened(db):
         assert len(registry.rounds(CLUB, evening_of(NIGHT))) == 1
         assert registry.db.execute("SELECT value FROM meta WHERE key = 'club_schema'").fetchone() == ("2",)
         assert len(registry.devices(CLUB)) == 2  # the pairings stay
+
+
+def test_the_tables_are_taken_in_the_order_of_their_names_numbers_as_numbers(tmp_path):
+    with Registry(tmp_path / "h.sqlite3") as registry:
+        registry.pair(DEVICE, "Tisch 10", SECRET, CLUB)
+        registry.pair(OTHER, "Tisch 2", OTHER_SECRET, CLUB)
+        hub = StandIn(registry)
+        got = drawn(Tournament(hub, seed=5, clock=lambda: NIGHT))
+    assert got["devices"] == ["Tisch 2", "Tisch 10"]
+    assert hub.sent[0][0] == club.topic(CLUB, OTHER, "table")
