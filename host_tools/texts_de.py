@@ -83,6 +83,12 @@ TEXTS = {
     "col_total": "Stand",
     "out": "raus",
     "chart_alt": "Punkteverlauf von Spiel %s",
+    # Spiele, die der Hub eines Clubabends gespeichert hat (history/clubs.py)
+    "club_mark_evening": "Clubabend von %s am %s: %s an %s%s",
+    "club_mark_round_one": "; Turnierrunde %d",
+    "club_mark_rounds": "; Turnierrunden %d bis %d",
+    "club_mark_table": "%s (Club %s)",
+    "club_mark_game_round": ", Turnierrunde %d",
     # export files
     "not_export": "%s ist kein Tafel-Export (kein \"format\": \"%s\")",
     "export_version": "%s ist ein Tafel-Export der Version %r; dieses tafel liest Version %d",

@@ -78,4 +78,28 @@ TEXTS = {
     "club_bad_target": "ein Ziel ist eine ganze Zahl von 1 bis 100000, nicht %r",
     "club_too_few_tables": "%d Tische verlangt, %d gekoppelt",
     "club_not_connected": "der Hub ist gerade nicht mit dem Broker verbunden: gleich noch einmal versuchen",
+    "club_named_twice": "ein Name steht zweimal in der Liste",
+    "club_do_not_fit": "%d Spieler passen nicht an %d Tische (%d bis %d an einem Tisch)",
+    # tafel club round (club/round_cli.py)
+    "club_round_no_password": "das Passwort der Turnierleitung fehlt: --password oder $%s",
+    "club_round_unreachable": "der Hub unter %s ist nicht erreichbar (%s): läuft dort `tafel club serve`, mit "
+                              "der Live-Tafel auf diesem Port (--http)?",
+    "club_round_not_hub": "%s antwortet, aber nicht wie die Live-Tafel eines Tafel-Hubs: ist das die Adresse "
+                          "von `tafel club serve --http`?",
+    "club_round_password": "der Hub lehnt das Passwort ab: das angeben, mit dem `tafel club serve` gestartet "
+                           "wurde (--password oder $%s; ein Hub ohne Passwort lost keine Runden aus)",
+    "club_round_refused": "der Hub hat keine Runde ausgelost: %s",
+    "col_table": "Tisch",
+    "col_players": "Spieler",
+    "hp_club_round": "die nächste Turnierrunde am laufenden Hub auslosen und an die Tische schicken",
+    "hp_club_round_desc": "Die nächste Turnierrunde des Abends über den laufenden Hub auslosen (tafel club serve, "
+                          "die Adresse seiner Live-Tafel): Runde 1 zufällig, spätere nach der Rangliste, wobei "
+                          "wer schon zusammen saß getrennt wird. Der Hub schickt jedem Tisch seine Spieler und "
+                          "behält die Runde; sie wird ausgegeben, eine Zeile je Tisch.",
+    "hp_club_round_players": "die Spieler, durch Kommas getrennt (Anna,Ben,Cleo,...)",
+    "hp_club_round_tables": "wie viele Tische spielen (die gekoppelten Tische in der Reihenfolge ihrer Namen)",
+    "hp_club_round_variant": "die Variante an den Tischen: %s (Vorgabe: %%(default)s)",
+    "hp_club_round_target": "bis zu wie vielen Punkten gespielt wird (Vorgabe: %(default)s)",
+    "hp_club_round_hub": "die Live-Tafel des Hubs (Vorgabe: %(default)s)",
+    "hp_club_round_password": "das Passwort der Turnierleitung, wie bei tafel club serve angegeben (Vorgabe: $%s)",
 }

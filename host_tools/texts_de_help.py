@@ -8,6 +8,7 @@ TEXTS = {
     "m_command": "BEFEHL", "m_action": "AKTION", "m_game": "SPIEL", "m_bundle": "PAKET", "m_list": "LISTE",
     "m_rank_points": "KARTE=PUNKTE", "m_top": "OBERSTE", "m_colour": "FARBE", "m_colour_or_card": "FARBE_ODER_KARTE",
     "m_bundle_or_dir": "PAKET|ORDNER", "m_cursor": "CURSOR",
+    "m_names": "NAMEN", "m_variant": "VARIANTE", "m_points": "PUNKTE",
     # tafel
     "hp_tafel": "Tafel: Punkte zählen bei UNO und ähnlichen Kartenspielen.",
     "hp_version": "die Version zeigen und beenden",

@@ -79,6 +79,12 @@ TEXTS = {
     "col_total": "total",
     "out": "out",
     "chart_alt": "score progression of game %s",
+    # games a club evening's hub stored (history/clubs.py)
+    "club_mark_evening": "club evening of %s on %s: %s at %s%s",
+    "club_mark_round_one": "; tournament round %d",
+    "club_mark_rounds": "; tournament rounds %d to %d",
+    "club_mark_table": "%s (club %s)",
+    "club_mark_game_round": ", tournament round %d",
     # export files
     "not_export": "%s is not a Tafel export (no \"format\": \"%s\")",
     "export_version": "%s is a Tafel export of version %r; this tafel reads version %d",

@@ -76,4 +76,28 @@ TEXTS = {
     "club_bad_target": "a target is a whole number from 1 to 100000, not %r",
     "club_too_few_tables": "%d tables asked for, %d paired",
     "club_not_connected": "the hub is not connected to the broker just now: try again in a moment",
+    "club_named_twice": "a player is named twice",
+    "club_do_not_fit": "%d players do not fit %d tables (%d to %d at a table)",
+    # tafel club round (club/round_cli.py)
+    "club_round_no_password": "the organiser's password is needed: --password, or $%s",
+    "club_round_unreachable": "cannot reach the hub at %s (%s): is `tafel club serve` running there, its live "
+                              "board on that port (--http)?",
+    "club_round_not_hub": "%s answers, but not as a Tafel hub's live board does: is it the address of "
+                          "`tafel club serve --http`?",
+    "club_round_password": "the hub refused the password: give the one `tafel club serve` was started with "
+                           "(--password or $%s; a hub started without one draws no rounds)",
+    "club_round_refused": "the hub drew no round: %s",
+    "col_table": "table",
+    "col_players": "players",
+    "hp_club_round": "draw the next tournament round on the running hub and send it to the tables",
+    "hp_club_round_desc": "Draw the evening's next tournament round through the running hub (tafel club serve, "
+                          "its live board's address): round 1 at random, later rounds by the leaderboard, parting "
+                          "players who sat together. The hub sends each table its players and keeps the round; "
+                          "the round is printed, a line per table.",
+    "hp_club_round_players": "the players, comma-separated (Anna,Ben,Cleo,...)",
+    "hp_club_round_tables": "how many tables play (the paired tables in the order of their names)",
+    "hp_club_round_variant": "the variant the tables play: %s (default: %%(default)s)",
+    "hp_club_round_target": "the points a game is played to (default: %(default)s)",
+    "hp_club_round_hub": "the hub's live board (default: %(default)s)",
+    "hp_club_round_password": "the organiser's password, as given to tafel club serve (default: $%s)",
 }

@@ -10,6 +10,7 @@ TEXTS = {
     "m_command": "COMMAND", "m_action": "ACTION", "m_game": "GAME", "m_bundle": "BUNDLE", "m_list": "LIST",
     "m_rank_points": "RANK=POINTS", "m_top": "TOP", "m_colour": "COLOUR", "m_colour_or_card": "COLOUR_OR_CARD",
     "m_bundle_or_dir": "BUNDLE|DIR", "m_cursor": "CURSOR",
+    "m_names": "NAMES", "m_variant": "VARIANT", "m_points": "POINTS",
     # tafel
     "hp_tafel": "Tafel: score keeping for UNO-style card games.",
     "hp_version": "show program's version number and exit",

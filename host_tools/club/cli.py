@@ -1,5 +1,5 @@
-# `tafel club`: the club evening's commands. `serve` runs the hub; `pair` and `unpair` (the table's
-# side, over USB) join the group beside it.
+# `tafel club`: the club evening's commands. `serve` runs the hub, `round` draws a tournament round on it
+# (round_cli.py); `pair` and `unpair` (the table's side, over USB) join the group beside them.
 #
 #   tafel club serve                              # the broker built in, on 0.0.0.0:1883
 #   tafel club serve --broker mqtt://pi.local     # a broker of the club's own (Mosquitto)
@@ -17,18 +17,19 @@ from tafel import club
 from ..exits import Exit
 from ..history.database import HistoryError
 from ..lang import say
-from . import leaderboard
+from . import leaderboard, round_cli
 from .registry import Registry
 
 DEFAULT_LISTEN = "0.0.0.0:1883"
 DEFAULT_HTTP = "0.0.0.0:8080"
-PASSWORD_ENV = "TAFEL_CLUB_PASSWORD"
+PASSWORD_ENV = round_cli.PASSWORD_ENV
 
 
 def add_parsers(commands):
     cmd = commands.add_parser("club", help=say("hp_club"), description=say("hp_club_desc"))
     actions = cmd.add_subparsers(dest="club_action", metavar=say("m_action"), required=True)
-    add_serve(actions)  # tafel club pair / unpair: their parsers are added to `actions` here too
+    add_serve(actions)
+    round_cli.add_parser(actions)  # tafel club pair / unpair: their parsers are added to `actions` too
     return actions
 
 

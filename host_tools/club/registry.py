@@ -2,7 +2,8 @@
 # and the live board's last word from each table, in the history database `tafel history` reads.
 #
 # A companion schema beside the history's own (history/database.py, schema 2): tables of their
-# own, created when missing, their version under meta's key 'club_schema'. The history's schema
+# own, created when missing, their version under meta's key 'club_schema' (2; a database of club
+# schema 1, from before the tournament was kept, gets club_rounds when opened). The history's schema
 # number is left alone, so a tafel without the club still opens the database and sees its games.
 #   club_devices(id, table_name, secret, club, paired)    one row per paired device; secret: 32 bytes
 #   club_games(device, game, club, table_name, evening, next_seq, first_seen, last_seen)
@@ -10,6 +11,10 @@
 #   club_records(device, game, seq, frame, received)       the journal frames, exactly as they came
 #   club_rejections(id, time, device, topic, reason, detail)  what the hub refused, and why
 #   club_live(device, status, status_at, state, state_at)  the last status and STATE body per table
+#   club_rounds(club, evening, round, tbl, device, table_name, players, variant, target, seed, drawn)
+#                                                          the tournament's rounds as drawn, one row per
+#                                                          table; players: JSON names in seat order;
+#                                                          seed: the draw's; drawn: epoch s (schema 2)
 # The secrets are as good as the tables' keys: pairing makes the database file readable by its owner
 # only (POSIX).
 #
@@ -21,6 +26,7 @@
 # flush() (the hub flushes at least once a second, and on close): a log line costs no commit of its
 # own, so a flood of junk does not become a flood of disk writes. The log keeps the newest
 # MAX_REJECTIONS rows.
+import json
 import os
 import sqlite3
 import time
@@ -31,7 +37,7 @@ from tafel import club
 from ..history.database import History, HistoryError, evening_of
 from ..lang import say
 
-SCHEMA = 1
+SCHEMA = 2  # 2: club_rounds (schema 1 gets it when opened)
 MAX_REJECTIONS = 50000
 MAX_TABLE_NAME = 40
 
@@ -49,12 +55,18 @@ CREATE TABLE IF NOT EXISTS club_rejections(
     reason TEXT NOT NULL, detail TEXT);
 CREATE TABLE IF NOT EXISTS club_live(
     device TEXT PRIMARY KEY, status TEXT, status_at REAL, state BLOB, state_at REAL);
+CREATE TABLE IF NOT EXISTS club_rounds(
+    club TEXT NOT NULL, evening TEXT NOT NULL, round INTEGER NOT NULL, tbl INTEGER NOT NULL, device TEXT NOT NULL,
+    table_name TEXT NOT NULL, players TEXT NOT NULL, variant TEXT NOT NULL, target INTEGER NOT NULL,
+    seed INTEGER NOT NULL, drawn REAL NOT NULL, PRIMARY KEY(club, evening, round, tbl));
 """
 
 Device = namedtuple("Device", "device_id table_name club paired")
 Rejection = namedtuple("Rejection", "time device topic reason detail")
 Live = namedtuple("Live", "device status status_at state state_at")
 ClubGame = namedtuple("ClubGame", "device game club table_name evening next_seq last_seen")
+Round = namedtuple("Round", "number variant target seed drawn tables")  # tables: [Seat], table 1 first
+Seat = namedtuple("Seat", "device table_name players")
 
 
 class RegistryError(HistoryError):
@@ -76,6 +88,9 @@ class Registry:
             if row is None:
                 with self.db:
                     self.db.execute("INSERT INTO meta VALUES ('club_schema', ?)", (str(SCHEMA),))
+            elif row[0] == "1":  # club_rounds is new in 2, and made above: the version follows
+                with self.db:
+                    self.db.execute("UPDATE meta SET value = ? WHERE key = 'club_schema'", (str(SCHEMA),))
             elif row[0] != str(SCHEMA):
                 raise RegistryError(say("club_schema", self.path, row[0], SCHEMA))
         except sqlite3.DatabaseError as err:
@@ -185,6 +200,29 @@ class Registry:
                                "ORDER BY first_seen, device, game")
         return [ClubGame(*row) for row in rows if (club_name is None or row[2] == club_name)
                 and (evening is None or row[4] == evening)]
+
+    # ---- the tournament ------------------------------------------------------------
+
+    def add_round(self, club_name, evening, number, variant, target, seed, tables, drawn=None):
+        """Keep a drawn round: `tables` a list of Seat, table 1 first (a commit of its own)."""
+        drawn = time.time() if drawn is None else drawn
+        with self.db:
+            self._write_pending()
+            for i, seat in enumerate(tables):
+                self.db.execute("INSERT INTO club_rounds VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                (club_name, evening, number, i + 1, seat.device, seat.table_name,
+                                 json.dumps(list(seat.players), ensure_ascii=False), variant, target, seed, drawn))
+
+    def rounds(self, club_name, evening):
+        """The rounds drawn for a club on an evening (Round), round 1 first."""
+        out = []
+        for number, device, name, players, variant, target, seed, drawn in self.db.execute(
+                "SELECT round, device, table_name, players, variant, target, seed, drawn FROM club_rounds "
+                "WHERE club = ? AND evening = ? ORDER BY round, tbl", (club_name, evening)):
+            if not out or out[-1].number != number:
+                out.append(Round(number, variant, target, seed, drawn, []))
+            out[-1].tables.append(Seat(device, name, json.loads(players)))
+        return out
 
     # ---- the rejection log and the board's rows: written with the next commit --------
 

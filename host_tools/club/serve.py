@@ -248,16 +248,32 @@ async def _announce(hub, where, say_line):
                  count(len(hub.registry.devices(hub.club)), "club_device")))
 
 
+async def _resend(hub, rounds, stop):
+    # The latest round to its tables again on each new connection to the broker (a restart, the broker back).
+    sent_on = None
+    while not stop.is_set():
+        await hub.ready.wait()
+        client = hub.client
+        if client is not None and client is not sent_on:
+            try:
+                await rounds.resend()
+                sent_on = client
+            except Exception as err:  # the broker gone again: on the next connection, then
+                log.warning("the tournament's round not sent again: %s", err)
+        await _wait(stop, FLUSH_EVERY)
+
+
 async def _board(hub, web, stop, say_line):
     # The live board's page and its publishing: (server, task).
     from . import live, tournament
     from . import web as page
 
-    rounds = tournament.Tournament(hub, web["order"])
-    board = page.LiveBoard(live.view(hub, web["stale_min"], web["order"]))
+    rounds = tournament.Tournament(hub, web["order"])  # this evening's rounds so far, as kept
+    board = page.LiveBoard(live.view(hub, web["stale_min"], web["order"], rounds.shown()))
     host, port = web["http"]
     server = await page.serve(board, host, port, rounds.draw, web["password"])
-    task = asyncio.ensure_future(live.publish_loop(hub, board, web["stale_min"], web["order"], rounds.shown, stop))
+    task = asyncio.gather(live.publish_loop(hub, board, web["stale_min"], web["order"], rounds.shown, stop),
+                          _resend(hub, rounds, stop))
     say_line(say("club_board_at", "127.0.0.1" if host in ("", "0.0.0.0", "::") else host,
                  server.sockets[0].getsockname()[1]))
     return server, task

@@ -10,6 +10,7 @@
 #   POST /round        the organiser: {"password", "players": [names], "tables": N[, "variant", "target"]}; the
 #                      drawn round ({"round": n, "tables": [[names]]}), 403 without the password set
 #                      at `tafel club serve`, 400 with the reason for a round that cannot be drawn
+#                      ({"error": text[, "why": a texts_*_club.py key, "values": its values]})
 # Everyone else reads: nothing but /round changes anything, and /round only with the password.
 #
 # The board (what LiveBoard.publish takes; the hub makes it, the page renders it):
@@ -140,8 +141,9 @@ async def _round(writer, body, organiser, password):
         drawn = organiser([p.strip() for p in players], tables, **extra)
         if asyncio.iscoroutine(drawn):  # the hub's organiser sends the round to the tables
             drawn = await drawn
-    except (ValueError, TypeError) as err:
-        return await _answer(writer, 400, "application/json", _error(str(err)))
+    except (ValueError, TypeError) as err:  # the tournament's Refused: its key and values too
+        return await _answer(writer, 400, "application/json", _error(str(err), getattr(err, "key", None),
+                                                                    getattr(err, "values", ())))
     return await _answer(writer, 200, "application/json", json.dumps(drawn).encode("utf-8"))
 
 
@@ -173,5 +175,8 @@ def _event(board):
     return b"data: " + json.dumps(board, separators=(",", ":")).encode("utf-8") + b"\n\n"
 
 
-def _error(text):
-    return json.dumps({"error": text}).encode("utf-8")
+def _error(text, key=None, values=()):
+    doc = {"error": text}
+    if key is not None:  # for a client that says it in a language of its own (tafel club round)
+        doc.update(why=key, values=list(values))
+    return json.dumps(doc).encode("utf-8")

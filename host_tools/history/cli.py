@@ -18,7 +18,7 @@ from tafel.names import shown
 from ..exits import Exit
 from ..lang import count, say
 from ..link import export, storage_notes
-from . import stats
+from . import clubs, stats
 from .database import History, HistoryError
 
 
@@ -110,6 +110,8 @@ def run_stats(args):
         print(say("no_games_evening", args.evening, path) if args.evening else say("no_games_yet", path))
         return Exit.OK if not args.evening else Exit.USAGE
     print(stats.summary(games))
+    for line in clubs.evenings(games):  # the games a club evening's hub stored: its club, tables, rounds
+        print(line)
     for variant, of_variant in stats.by_variant(games):
         print()
         print(stats.heading(variant))

@@ -23,7 +23,8 @@
 #                                             unproven: NULL, or why its records do not prove it
 #   seats(device, game, seat, player, total, won)
 #   rounds(device, game, number, seat, player, hand, score, winner)
-# Statistics (stats.py) and charts read the games back as export dicts.
+# Statistics (stats.py) and charts read the games back as export dicts. A club evening's hub keeps
+# tables of its own here too (club/registry.py); games() marks the games it stored (clubs.py).
 import json
 import sqlite3
 import time
@@ -31,6 +32,7 @@ from pathlib import Path
 
 from ..lang import say
 from ..paths import user_data_dir
+from . import clubs
 from .verify import VerifyError, epoch, proven, relation  # noqa: F401 (epoch: history.epoch)
 
 SCHEMA = 2  # 2: games.unproven (schema 1 is checked and upgraded when opened)
@@ -197,14 +199,18 @@ class History:
 
     def games(self, evening=None):
         """Every game as its export dict plus "device", "when" (epoch: created, else
-        first imported) and "evening", oldest first; only one evening's if given."""
+        first imported) and "evening", oldest first; only one evening's if given. A game a
+        club's hub stored has "club" too: {"club", "table", "round"} (clubs.py)."""
         out = []
+        marks = clubs.marks(self.db, evening_of)
         for device, created, imported, doc in self.db.execute(
                 "SELECT device, created, imported, doc FROM games WHERE unproven IS NULL"):
             game = json.loads(doc)
             game["device"] = device
             game["when"] = created if created is not None else imported
             game["evening"] = evening_of(game["when"])
+            if (device, game["id"]) in marks:
+                game["club"] = marks[(device, game["id"])]
             if evening is None or game["evening"] == evening:
                 out.append(game)
         out.sort(key=lambda g: (g["when"], g["device"], g["id"]))

@@ -8,7 +8,7 @@ import time
 
 from .. import lang
 from ..lang import count, say
-from . import charts, stats
+from . import charts, clubs, stats
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
@@ -51,9 +51,11 @@ def _game_section(game, with_charts):
             cells.append(say("out") if hand is None else ("+%d" % score if score else str(hand)))
         rows.append([str(rnd["number"]), rnd["winner"] or "-"] + cells)
     rows.append([say("col_total"), ""] + [str(t) for t in game["totals"]])
+    club = clubs.of_game(game)  # a club evening's game: its table, club and tournament round
     parts = [
         "<h2>%s</h2>" % _e(say("game_heading", game["id"], game.get("device", "?"))),
-        '<p class="meta">%s, %s, %s. %s.</p>' % (
+        '<p class="meta">%s%s, %s, %s. %s.</p>' % (
+            _e(club) + ". " if club else "",
             _e(say("variant_to", say("name_" + game["variant"]), game["target"])), _e(_when(game)),
             _e(count(len(game["rounds"]), "round")), _e(stats.result(game))),
         _table(rows, total_row=True),
@@ -79,6 +81,7 @@ def evening_html(games, evening, with_charts=True):
             _e(count(len(games), "game")), _e(state), _e(count(sum(len(g["rounds"]) for g in games), "round")),
             _e(count(len(names), "player"))),
     ]
+    body += ['<p class="meta">%s.</p>' % _e(line) for line in clubs.evenings(games)]
     for variant, of_variant in stats.by_variant(games):
         body += ["<h2>%s</h2>" % _e(say("players_of", say("name_" + variant))),
                  '<p class="meta">%s</p>' % _e(stats.heading(variant)),

@@ -358,7 +358,7 @@ def test_the_history_schema_is_the_historys_own(tmp_path):
     with Registry(path) as registry:
         registry.pair(DEVICE, TABLE, SECRET, CLUB)
     db = sqlite3.connect(str(path))
-    assert dict(db.execute("SELECT key, value FROM meta")) == {"schema": "2", "club_schema": "1"}
+    assert dict(db.execute("SELECT key, value FROM meta")) == {"schema": "2", "club_schema": "2"}
     db.close()
     with History(path) as hist:
         assert hist.games() == []

@@ -1,5 +1,5 @@
 # The hub's live board end to end: a table's rounds reach the board's event stream, the leaderboard follows,
-# and the organiser's round goes to the table as a signed, retained TABLE message.
+# and the organiser's round goes to the table as a signed, retained TABLE message, and outlives a restart of the hub.
 import asyncio
 import json
 import re
@@ -9,10 +9,12 @@ import urllib.request
 
 import pytest
 
-from club_fixtures import CLUB, DEVICE, SECRET, TABLE, evening_game
+from club_fixtures import CLUB, DEVICE, OTHER, OTHER_SECRET, SECRET, TABLE, evening_game
 from needs import needs
 from tafel import club
+from tafel_host.club import draw
 from tafel_host.club.registry import Registry
+from tafel_host.history.database import evening_of
 
 try:
     import club_wire as wire
@@ -141,3 +143,63 @@ def test_a_tables_rounds_reach_the_board_and_the_organisers_round_reaches_the_ta
         events.close()
         status = hub.stop()
     assert status == 0, hub.output()
+
+
+@pytest.fixture
+def two_tables(tmp_path):
+    path = tmp_path / "history.sqlite3"
+    with Registry(path) as registry:
+        registry.pair(DEVICE, "Tisch 1", SECRET, CLUB)
+        registry.pair(OTHER, "Tisch 2", OTHER_SECRET, CLUB)
+    return path
+
+
+def organisers_hub(db):
+    """`tafel club serve` with the organiser's password, ready: (process, the broker's port)."""
+    return wire._on_a_free_port(
+        lambda at: wire.hub(db, "--listen", "127.0.0.1:%d" % at, "--password", "geheim"), "ready", "cannot listen")
+
+
+def board_now(port):
+    with urllib.request.urlopen("http://127.0.0.1:%d/board.json" % port, timeout=wire.WAIT) as answer:
+        return json.loads(answer.read())
+
+
+async def table_message(port, device, secret):
+    """The TABLE message a table coming online finds for `device` (round, table, variant, target, names)."""
+    watcher = wire.MQTTClient(client_id="watcher-" + device, config={"auto_reconnect": False})
+    await watcher.connect("mqtt://127.0.0.1:%d" % port)
+    name = club.topic(CLUB, device, "table")
+    await watcher.subscribe([(name.decode(), wire.QOS_1)])
+    message = await asyncio.wait_for(watcher.deliver_message(), wire.WAIT)
+    while message.topic != name.decode():
+        message = await asyncio.wait_for(watcher.deliver_message(), wire.WAIT)
+    await watcher.disconnect()
+    return club.decode_table(club.open_signed(secret, name, bytes(message.data)))
+
+
+def test_a_hub_started_again_keeps_its_round_and_draws_the_next_as_swiss(two_tables):
+    players = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz"]
+    hub, _ = organisers_hub(two_tables)
+    try:
+        status, one = post_round(board_port(hub), {"password": "geheim", "players": players, "tables": 2,
+                                                   "variant": "penalty", "target": 300})
+        assert status == 200 and one["round"] == 1
+    finally:
+        assert hub.stop() == 0, hub.output()
+
+    hub, port = organisers_hub(two_tables)  # the broker built in is new too: it kept nothing
+    try:
+        assert board_now(board_port(hub))["tournament"] == {"round": 1, "tables": one["tables"]}
+        assert asyncio.run(table_message(port, OTHER, OTHER_SECRET)) == (1, 2, 1, 300, one["tables"][1])
+        status, two = post_round(board_port(hub), {"password": "geheim", "players": players, "tables": 2})
+        assert status == 200 and two["round"] == 2
+        assert asyncio.run(table_message(port, DEVICE, SECRET)) == (2, 1, 0, 500, two["tables"][0])
+    finally:
+        assert hub.stop() == 0, hub.output()
+    with Registry(two_tables) as registry:
+        kept = registry.rounds(CLUB, evening_of(time.time()))
+    assert [r.number for r in kept] == [1, 2] and kept[1].seed == kept[0].seed + 1
+    # Swiss, parting who met, with the seed the hub would have used had it never stopped
+    assert two["tables"] == draw.next_round(players, 2, [], [one["tables"]], kept[0].seed + 1)
+    assert draw.repeats(two["tables"], [one["tables"]]) == 2  # tables of three out of two tables of three: the least

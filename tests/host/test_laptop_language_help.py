@@ -15,7 +15,7 @@ COMMANDS = [[], ["points"], ["history"], ["history", "import"], ["chart"], ["rep
             ["rules", "play"], ["rules", "challenge"], ["update"], ["serve-update"], ["keygen"], ["bundle"],
             ["bundle", "build"], ["bundle", "show"], ["flash"], ["rescue"], ["sim"], ["hardware"],
             ["hardware", "check"], ["hardware", "docs"], ["calibrate"], ["club"], ["club", "serve"],
-            ["club", "pair"], ["club", "unpair"]]
+            ["club", "round"], ["club", "pair"], ["club", "unpair"]]
 
 # English words no German help text holds (commands, option names, metavars and file names are taken out first)
 ENGLISH = {"the", "and", "of", "with", "from", "default", "file", "files", "device", "devices", "game", "games",
