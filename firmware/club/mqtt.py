@@ -43,7 +43,7 @@ _NOT_YET = (errno.EAGAIN, errno.EINPROGRESS, errno.ENOTCONN)  # a write while th
 
 
 class Client:
-    def __init__(self, client_id, size=640, rx_size=256, keepalive_s=60):
+    def __init__(self, client_id, size=384, rx_size=256, keepalive_s=60):
         self.id = client_id
         self.out = bytearray(size)
         self.rx = bytearray(rx_size)

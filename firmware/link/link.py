@@ -10,6 +10,8 @@
 # Nothing a host sends can change a game: the requests that write (roster,
 # clock, exported marks) touch no journal, and delete and wipe happen only
 # after the user pressed # on the device.
+import sys
+
 from micropython import const
 
 from store.errors import StoreError
@@ -105,6 +107,11 @@ class Link:
             from update.stage import forget
 
             forget()
+        mod = sys.modules.pop("link.commands", None)  # loaded again by the next session's first request
+        if mod is not None:
+            package = sys.modules.get("link")
+            if package is not None and "commands" in package.__dict__:
+                delattr(package, "commands")
         if self.active:
             self.active = False
             self.t.guard(False)
