@@ -37,7 +37,7 @@ def online():
 
 
 def offered(dev, peer, hub, round_no):
-    assert run(dev, peer, hub, 2000, lambda: dev.app.club.offer is not None and dev.app.club.offer[0] == round_no)
+    assert run(dev, peer, hub, 5000, lambda: dev.app.club.offer is not None and dev.app.club.offer[0] == round_no)
     dev.play("wait:20")  # home's tick and redraw
 
 
