@@ -3,7 +3,8 @@
 # Every entry keeps its place and its digit, a game running or not (the
 # README's shortcuts hold): "continue" without a game says so when picked.
 # A paired table offered a tournament round by the club's hub (club/offer.py) says so in
-# the bottom row, and 0 opens it (ui/tournament.py); nothing of that is imported before.
+# the bottom row (the display woken for it), and 0 opens it (ui/tournament.py); nothing of
+# that is imported before.
 from ui.screen import ListScreen
 
 ACTIONS = ("new_game", "continue", "history", "settings", "rules", "about")  # text keys, in menu order
@@ -57,7 +58,12 @@ class Home(ListScreen):
         got = self._offer()
         if got is not self.offered:  # a round came, was answered, or the link went
             self.offered = got
-            self.touch(self.app.canvas.rows - 1)
+            app = self.app
+            self.touch(app.canvas.rows - 1)
+            if got is not None:  # a new round lights the glass, as a key would
+                app.last_key = now_ms
+                if app.asleep:
+                    app.wake()
 
     def key(self, k):
         if k == "0" and self._offer() is not None:

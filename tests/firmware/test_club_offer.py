@@ -109,6 +109,18 @@ def test_declining_hides_the_offer_and_a_reboot_does_not_bring_it_back_but_a_new
     assert dev.errors == []
 
 
+def test_a_round_that_comes_while_the_display_is_dark_lights_it():
+    dev, peer, hub = online()
+    run(dev, peer, hub, 61000)  # a minute without a key: the display goes dark
+    assert dev.app.asleep
+    send_round(peer, 1)
+    offered(dev, peer, hub, 1)
+    assert not dev.app.asleep and dev.screen()[-1] == "0=Turnier R1"
+    dev.play("0")  # the first key counts: the display was lit already
+    assert dev.screen()[1] == "Runde 1, Tisch 3"
+    assert dev.errors == []
+
+
 def test_a_newer_round_replaces_the_offer_even_on_its_screen_and_an_older_one_changes_nothing():
     dev, peer, hub = online()
     send_round(peer, 2)

@@ -7,7 +7,8 @@
 # The table is the simulator's chip (SimDevice: the device build where there is one) with its USB
 # serial (SimSerial); its time follows the laptop's while the test waits on the hub's messages.
 # The second test does the same with the real hub, `tafel club serve` (host_tools/club), killed and
-# started again: the game is in the history, every record stored once, nothing refused.
+# started again: the game is in the history, every record stored once, nothing refused. The third
+# has the organiser draw a round on that hub: the table offers it on home and starts it.
 import asyncio
 import socket
 import threading
