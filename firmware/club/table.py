@@ -43,7 +43,7 @@ _OVERHEAD = const(10)  # a journal frame's bytes around its payload
 _QOS1 = const(0x32)  # PUBLISH, QoS 1
 _QOS1_RETAIN = const(0x33)
 _QOS0_RETAIN = const(0x31)
-_MODULES = ("club.table", "club.outbox", "club.mqtt", "club", "store.pairing", "tafel.club")
+_MODULES = ("club.table", "club.offer", "club.outbox", "club.mqtt", "club", "store.pairing", "tafel.club")
 
 
 def restart(app):
@@ -98,6 +98,8 @@ class Table:
         self.waiting_since = None
         self.now = 0
         self.table = None  # the hub's TABLE: (round, table number, variant, target, names), once one came
+        self.table_mark = self.offer = None  # its mark; it again while not started or declined (club/offer.py)
+        self.handled = pairing.get("handled")  # the mark of the last one started or declined
         self.mark = None
         self.tries = 0  # connections tried, made (for tests and About)
         self.connections = 0
@@ -281,9 +283,9 @@ class Table:
                 g, n = club.decode_ack(body)
                 self.outbox.ack(g, n, self.now)
             elif what == b"table":
-                got = club.decode_table(body)
-                if self.table is None or got[0] > self.table[0]:  # an older round replayed: ignored
-                    self.table = got
+                from .offer import arrived  # only once a round came
+
+                arrived(self, club.decode_table(body), payload[end:])
         except ValueError:  # RecordError: signed, yet not a body we read
             pass
 

@@ -1,7 +1,8 @@
 # The club pairing and the hub's cursor: two small files in /data, there only while the device is paired.
 #
 #   club     {"host": str, "port": int, "club": str, "table": str, "secret": 64 hex digits}
-#            what `tafel club pair` wrote over the link (link/pair.py)
+#            what `tafel club pair` wrote over the link (link/pair.py); "handled": str too once the
+#            table took or declined a tournament round (club/offer.py): that TABLE's mark
 #   hubmark  {"low": int, "acked": {"<game id>": next sequence}}: how far the hub has acknowledged
 #            each game that is not done (club/outbox.py says what that means); written in batches
 # Both framed as keyval's files (one frame of JSON), changed by write-new-then-rename; a damaged
@@ -16,6 +17,7 @@ from . import keyval
 FLAG = "club"
 PAIRING = "club"
 CURSOR = "hubmark"
+HANDLED = "handled"
 
 
 def load(store):
@@ -44,6 +46,15 @@ def forget(store, settings):
     for name in (PAIRING, CURSOR):
         store.disk.remove(name)
     return was
+
+
+def keep_handled(store, mark):
+    """The TABLE with `mark` was started or declined: kept in the pairing, so the broker's retained
+    copy is not offered again after a reboot, and gone with it at unpairing. StoreError as save."""
+    value = load(store)
+    if value is not None:
+        value[HANDLED] = mark
+        store._small(PAIRING, value)
 
 
 def load_cursor(store):

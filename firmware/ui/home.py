@@ -2,6 +2,9 @@
 #
 # Every entry keeps its place and its digit, a game running or not (the
 # README's shortcuts hold): "continue" without a game says so when picked.
+# A paired table offered a tournament round by the club's hub (club/offer.py) says so in
+# the bottom row (the display woken for it), and 0 opens it (ui/tournament.py); nothing of
+# that is imported before.
 from ui.screen import ListScreen
 
 ACTIONS = ("new_game", "continue", "history", "settings", "rules", "about")  # text keys, in menu order
@@ -10,6 +13,8 @@ OPENS = ("setup", None, "history", "settings", "rules", "about")
 
 
 class Home(ListScreen):
+    offered = None  # the club link's offer the bottom row shows (its own only once one came)
+
     def on_open(self):
         self.actions = ACTIONS
         self.items = ACTIONS
@@ -36,11 +41,35 @@ class Home(ListScreen):
         return text
 
     def hint(self):
+        got = self._offer()
+        if got is not None:
+            return self.app.t("tn_hint") % got[0]
         low = self.app.store.space_note()
         return self.app.t(low) if low else ""
 
     def back(self):
         pass  # home is the bottom of the stack
+
+    def _offer(self):
+        club = self.app.club
+        return club.offer if club is not None else None
+
+    def tick(self, now_ms):
+        got = self._offer()
+        if got is not self.offered:  # a round came, was answered, or the link went
+            self.offered = got
+            app = self.app
+            self.touch(app.canvas.rows - 1)
+            if got is not None:  # a new round lights the glass, as a key would
+                app.last_key = now_ms
+                if app.asleep:
+                    app.wake()
+
+    def key(self, k):
+        if k == "0" and self._offer() is not None:
+            self.app.open("tournament")
+        else:
+            super().key(k)
 
     def pick(self, index):
         app = self.app

@@ -39,6 +39,7 @@ SCREENS = (
     ("selftest", "ui.selftest", "SelfTest", True, False),
     ("text_entry", "ui.wifi_entry", "TextEntry", True, False),
     ("wifi_update", "ui.wifi_update", "WifiUpdate", True, False),
+    ("tournament", "ui.tournament", "Offer", True, False),
 )
 
 # Modules of the ui package that hold no screen but are transient too: name entry's

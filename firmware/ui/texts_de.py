@@ -261,4 +261,14 @@ TEXTS = (
     ("tv_15", "nach 15 s"),
     ("tv_60", "nach 1 min"),
     ("tv_keys", "#=Runde *=Stand"),
+    # a tournament round from the club's hub (ui/tournament.py)
+    ("tournament", "Turnier"),
+    ("tn_hint", "0=Turnier R%d"),
+    ("tn_round", "Runde %d"),
+    ("tn_table", "Tisch %d"),
+    ("tn_seat", "Platz %d"),  # a name the device cannot show
+    ("tn_start_q", "Starten?"),
+    ("tn_keys", "#=los B=ablehnen"),
+    ("tn_decline_q", "Runde ablehnen?"),
+    ("tn_declined", "Abgelehnt"),
 )

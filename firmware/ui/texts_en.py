@@ -256,4 +256,14 @@ TEXTS = (
     ("tv_15", "after 15 s"),
     ("tv_60", "after 1 min"),
     ("tv_keys", "#=round *=scores"),
+    # a tournament round from the club's hub (ui/tournament.py)
+    ("tournament", "Tournament"),
+    ("tn_hint", "0=Tourney R%d"),
+    ("tn_round", "Round %d"),
+    ("tn_table", "Table %d"),
+    ("tn_seat", "Seat %d"),  # a name the device cannot show
+    ("tn_start_q", "Start it?"),
+    ("tn_keys", "#=play B=decline"),
+    ("tn_decline_q", "Decline round?"),
+    ("tn_declined", "Declined"),
 )

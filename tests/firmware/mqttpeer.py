@@ -60,6 +60,7 @@ class Peer:
         self.published = []  # (topic, payload, head) as they came, QoS 1's PUBACKed
         self.subscribed = []
         self.retained = {}
+        self.kept = {}  # the hub's retained messages: delivered again on every SUBSCRIBE to them
         self.disconnects = 0
         self.pid = 0
         self.up = False
@@ -162,6 +163,9 @@ class Peer:
                 at += 3 + n
             self.subscribed.extend(topics)
             self.write(packet(0x90, pid + b"\x01" * len(topics)))
+            for topic in topics:  # as a broker does: what is retained there follows the SUBACK
+                if topic in self.kept:
+                    self.publish(topic, self.kept[topic], retain=True)
         elif kind == 0xC0:
             self.write(b"\xd0\x00")
         elif kind == 0xE0:
@@ -175,12 +179,15 @@ class Peer:
             except OSError:
                 self.drop()
 
-    def publish(self, topic, payload, qos=1):
+    def publish(self, topic, payload, qos=1, retain=False):
+        """To the client; retain=True: kept too, and sent again after each SUBSCRIBE to `topic`."""
+        if retain:
+            self.kept[topic] = payload
         body = _string(topic)
         if qos:
             self.pid += 1
             body += bytes((self.pid >> 8, self.pid & 0xFF))
-        self.write(packet(0x30 | qos << 1, body + payload))
+        self.write(packet(0x30 | qos << 1 | (1 if retain else 0), body + payload))
 
     def messages(self, what):
         """The payloads published to topics ending in /what, in order."""

@@ -7,7 +7,8 @@
 # The table is the simulator's chip (SimDevice: the device build where there is one) with its USB
 # serial (SimSerial); its time follows the laptop's while the test waits on the hub's messages.
 # The second test does the same with the real hub, `tafel club serve` (host_tools/club), killed and
-# started again: the game is in the history, every record stored once, nothing refused.
+# started again: the game is in the history, every record stored once, nothing refused. The third
+# has the organiser draw a round on that hub: the table offers it on home and starts it.
 import asyncio
 import socket
 import threading
@@ -185,6 +186,10 @@ class Table:
         middle = tuple(y for y in range(8) if glass.pixel(x + 3, y) != bg)
         return {(1, 5): OFFLINE, (0, 1, 2, 3, 4, 5): CATCHING_UP, (1, 2, 3, 4, 5): ONLINE}.get(middle)
 
+    def text(self):
+        """The rows of text on the glass now."""
+        return self.dev.snap().text
+
     def close(self):
         self.dev.close()
         self.serial.close()
@@ -292,6 +297,52 @@ def test_a_paired_table_reports_to_tafel_club_serve_and_catches_up_after_the_hub
             assert [r for r in registry.rejections() if r.device == device] == []  # nothing refused, none twice
         history = game_rows(db, device)["columns"]  # the game in the history, as tafel history import keeps it
         assert len(history) == 1 and history[0][-1] == 5 and not history[0][-2]
+    finally:
+        table.close()
+        if hub is not None:
+            hub.stop()
+
+
+def test_the_organisers_round_is_offered_on_the_tables_home_and_started_there(tmp_path, data_home):
+    # `tafel club serve --password`, a round drawn by POST /round: the table offers it (home's 0) and
+    # # starts that game, whose records reach the history with the round's seats, variant and target.
+    import club_wire
+    from club_fixtures import stored_records
+    from tafel.game import Game
+    from test_club_live import board_port, post_round
+
+    port = free_port()
+    db = tmp_path / "history.sqlite3"
+    table = Table(tmp_path / "flash.img")
+    hub = None
+    wake = threading.Event()  # nothing sets it: the device's time follows the laptop's in steps of 20 ms
+    try:
+        table.keys(WLAN)
+        done = []
+        pairing = threading.Thread(target=lambda: done.append(main(
+            ["club", "pair", "--port", table.serial.path, "--hub", "127.0.0.1:%d" % port, "--table", "Tisch 3",
+             "--club", CLUB, "--db", str(db)])))
+        pairing.start()
+        table.until(lambda: not pairing.is_alive(), wake, what="tafel club pair")
+        assert done == [0]
+        with Registry(db) as registry:
+            (device,), = registry.db.execute("SELECT id FROM club_devices").fetchall()
+        hub, _ = club_wire._on_a_free_port(
+            lambda at: club_wire.hub(db, "--listen", "127.0.0.1:%d" % at, "--password", "geheim"), "ready",
+            "cannot listen", port)
+        table.until(lambda: table.mark() == ONLINE, wake, what="the table online")
+        players = ["Anna", "Ben", "Cleo", "Dora"]
+        status, drawn = post_round(board_port(hub), {"password": "geheim", "players": players, "tables": 1,
+                                                     "variant": "penalty", "target": 300})
+        assert status == 200 and drawn["devices"] == ["Tisch 3"]
+        table.until(lambda: "0=Turnier R1" in table.text(), wake, what="the round offered on home: %r" % table.text())
+        table.keys("0")
+        assert table.text()[1:3] == ["Runde 1, Tisch 1", "Minuspunkte,"], table.text()
+        table.keys("#")  # started
+        table.until(lambda: len(stored_records(db, device)) == 1, wake, what="the round's game in the history")
+        (_, _, frame), = stored_records(db, device)
+        game = Game.from_records([journal_payload(frame)])
+        assert list(game.players) == drawn["tables"][0] and game.variant == "penalty" and game.target == 300
     finally:
         table.close()
         if hub is not None:
