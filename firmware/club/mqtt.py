@@ -19,7 +19,8 @@
 #
 # Memory: `out` holds one packet at a time (the caller builds into it between begin() and
 # finish(); a packet larger than it gets a buffer of its own, once) and `rx` what came in; both
-# are made with the client. An idle step is one non-blocking readinto() straight into `rx`; a
+# are made with the client, and `rx` grows for a longer packet (up to _RX_MAX: a TABLE of ten long
+# names) and keeps that size. An idle step is one non-blocking readinto() straight into `rx`; a
 # memoryview slice is made only when bytes go out or a packet came in parts.
 #
 # No select.poll: the simulator's sockets are the unix port's, subclassed to count ESP-IDF's heap
@@ -36,6 +37,7 @@ WAITING = const(2)  # CONNECT sent or going, no CONNACK yet
 UP = const(3)  # connected: the broker took us
 _OPEN_MS = const(10000)  # TCP connect and CONNACK, at most
 _HEAD = const(5)  # `out` keeps room for the fixed header: a type byte and up to 4 bytes of length
+_RX_MAX = const(768)  # a packet longer than rx grows it up to this (a TABLE of ten 20-letter names in UTF-8)
 _TOO_LONG = const(7)  # errno E2BIG: a remaining length of more than 4 bytes
 _IPPROTO_TCP = const(6)  # the same numbers on lwIP, Linux and macOS (the unix port names neither)
 _TCP_NODELAY = const(1)
@@ -225,13 +227,21 @@ class Client:
                 if i > 4:
                     raise OSError(_TOO_LONG)
             total = i + length
-            if total > len(rx):  # longer than we keep (no message of ours is): dropped whole
-                self.skip = total
-                continue
+            if total > len(rx):
+                if total > _RX_MAX:  # longer than any message of ours: dropped whole
+                    self.skip = total
+                    continue
+                rx = self._grow(total)  # a TABLE of ten long names: room for it from now on
             if self.fill < total:
                 return
             self._packet(rx[0], i, total, on_message)
             self._drop(total)
+
+    def _grow(self, size):
+        rx = bytearray(size)
+        rx[:self.fill] = self._rmv[:self.fill]
+        self.rx, self._rmv = rx, memoryview(rx)
+        return rx
 
     def _drop(self, n):
         rest = self.fill - n

@@ -185,6 +185,17 @@ def test_names_the_table_cannot_show_are_folded_or_their_seat():
     assert dev.errors == []
 
 
+def test_a_round_of_ten_seats_with_long_names_comes_whole_and_is_started_as_sent():
+    # Longer than the link's receive buffer as it starts (256 bytes with its topic): the buffer grows.
+    dev, peer, hub = online()
+    names = ["Spielerin Nummer %02d" % (i + 1) for i in range(10)]  # 20 letters each
+    send_round(peer, 4, names)
+    offered(dev, peer, hub, 4)
+    dev.play("0 #")
+    assert list(dev.app.session.game.players) == names
+    assert dev.errors == []
+
+
 def test_an_unpaired_table_offers_nothing_and_unpairing_forgets_the_answer():
     fresh()
     dev = device()
