@@ -9,7 +9,7 @@
 # the hub whenever the link is up (club/outbox.py). Reconnecting waits 1, 2, 4 ... 60 s between
 # tries, counted on the injected clock.
 #
-# Topics and bodies: tafel/club.py. After each connection: SUBSCRIBE to ack and table, status
+# Topics and bodies: tafel/club.py (what a table needs of it: tafel/club_table.py). After each connection: SUBSCRIBE to ack and table, status
 # b"online" (retained; the will says b"offline"), then the records the hub lacks, and STATE
 # (retained) whenever the game on the table changed. Only the name lookup of a hub given by
 # name rather than address may block (getaddrinfo asks DNS): pair with an IPv4 address.
@@ -21,7 +21,8 @@ from binascii import unhexlify
 
 from micropython import const
 
-from tafel import club
+import reserve
+from tafel import club_table as club  # the table's part of tafel/club.py, all it keeps loaded
 
 from .mqtt import CLOSED, UP, Client
 from .outbox import Outbox, Signer, good
@@ -43,7 +44,8 @@ _OVERHEAD = const(10)  # a journal frame's bytes around its payload
 _QOS1 = const(0x32)  # PUBLISH, QoS 1
 _QOS1_RETAIN = const(0x33)
 _QOS0_RETAIN = const(0x31)
-_MODULES = ("club.table", "club.offer", "club.outbox", "club.mqtt", "club", "store.pairing", "tafel.club")
+_MODULES = ("club.table", "club.offer", "club.outbox", "club.mqtt", "club", "store.pairing", "tafel.club_table",
+            "tafel.club")
 
 
 def restart(app):
@@ -205,7 +207,10 @@ class Table:
         seq = ob.due(now)
         if seq is None:
             return False
-        g = ob.game
+        with reserve.room:  # its file object in one piece, as a save's (reserve.py)
+            return self._read_out(ob, ob.game, seq, now)
+
+    def _read_out(self, ob, g, seq, now):
         found = ob.locate(g, seq)
         if found is not None:
             f, size = found
@@ -314,7 +319,7 @@ class Table:
         """The club's modules leave the module table (their heap comes back): after stop()."""
         for name in _MODULES:
             sys.modules.pop(name, None)
-        for package, name in (("store", "pairing"), ("tafel", "club")):
+        for package, name in (("store", "pairing"), ("tafel", "club_table"), ("tafel", "club")):
             mod = sys.modules.get(package)
             if mod is not None and name in mod.__dict__:
                 delattr(mod, name)

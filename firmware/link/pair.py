@@ -61,7 +61,7 @@ def _pair(link, parts):
     from club.table import restart
 
     restart(link.app)
-    _forget((("link", "pair"),))  # needed again only to pair again
+    _forget((("link", "pair"), ("tafel", "club")))  # needed again only to pair again (the link: tafel/club_table.py)
     return b""
 
 

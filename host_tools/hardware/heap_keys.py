@@ -48,14 +48,12 @@ def round_keys(r, seats, seed):
     return " ".join(keys) + " #", seed
 
 
-CLUB_SEATS = 6
-# From home: settings, the Wi-Fi network "tafel" with no password, home again (the club's tests' network).
+# The club evening's table: six players of four letters (the hub seats them in an order of its own;
+# as wide as each other, every seating makes the same records' sizes), from home the Wi-Fi network
+# "tafel" with no password, home again (the club's tests' network).
+CLUB_PLAYERS = ("Anna", "Bert", "Cleo", "Dora", "Emil", "Finn")
+CLUB_SEATS = len(CLUB_PLAYERS)
 CLUB_WLAN = "4 C C C # 8 2 3 3 3 wait:1200 3 3 5 5 5 # # # * *"
-
-
-def club_game_keys():
-    """From home: a new game to 99999 for the first CLUB_SEATS names, started (round 1's entry is next)."""
-    return "1 D 9 9 9 9 9 D " + " ".join("# # " + typed + " #" for typed in NAMES[:CLUB_SEATS]) + " D #"
 
 
 def _has(*words):

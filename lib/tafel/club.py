@@ -1,5 +1,7 @@
 # Club evenings' messages over MQTT: topics, the signed bodies a table and the hub exchange, and their HMAC.
 #
+# The part a paired table keeps loaded is tafel/club_table.py (its names are here too).
+#
 # Topics (CLUB the club's name, DEVICE the device id such as esp32-a1b2c3d4e5f6;
 # both plain ASCII letters, digits, '-' and '_'):
 #   tafel/CLUB/DEVICE/records  table -> hub, QoS 1: one journal record (RECORD)
@@ -25,25 +27,28 @@
 # the one the table has is ignored.
 import hashlib
 
+from .club_table import (  # noqa: F401 (the table's part, here too: the whole protocol in one module)
+    ACK,
+    FINISHED,
+    MAC_SIZE,
+    RECORD,
+    STATE,
+    TABLE,
+    VERSION,
+    _head,
+    _reader,
+    decode_ack,
+    decode_table,
+    encode_state,
+    topic,
+)
 from .compat import const
 from .errors import RecordError
 from .journal import read_frame
-from .records import Reader, put_text, put_varint
+from .records import put_text, put_varint
 
-VERSION = const(1)
-RECORD = const(1)
-ACK = const(2)
-STATE = const(3)
-TABLE = const(4)
-MAC_SIZE = const(32)
 SECRET_SIZE = const(32)
-FINISHED = const(1)  # STATE's flags
 _BLOCK = const(64)  # SHA-256's block, as HMAC pads the key to it
-
-
-def topic(club, device, what):
-    """b"tafel/CLUB/DEVICE/what"."""
-    return ("tafel/%s/%s/%s" % (club, device, what)).encode()
 
 
 def topic_parts(name):
@@ -95,22 +100,6 @@ def open_signed(secret, name, message):
     return None if diff else body
 
 
-def _head(kind):
-    out = bytearray()
-    out.append(VERSION)
-    out.append(kind)
-    return out
-
-
-def _reader(body, kind):
-    r = Reader(body)
-    if r.byte() != VERSION:
-        raise RecordError("club message of another version")
-    if r.byte() != kind:
-        raise RecordError("club message of another kind")
-    return r
-
-
 def kind_of(body):
     """The kind of a body (RECORD, ACK, ...), or None if it is not one of ours."""
     if len(body) < 2 or body[0] != VERSION:
@@ -143,25 +132,6 @@ def encode_ack(game_id, next_seq):
     return out
 
 
-def decode_ack(body):
-    """(game id, next sequence number)."""
-    r = _reader(body, ACK)
-    got = r.varint(), r.varint()
-    r.end()
-    return got
-
-
-def encode_state(game_id, rounds, dealer, finished, names, totals):
-    out = _head(STATE)
-    for n in (game_id, rounds, dealer, FINISHED if finished else 0):
-        put_varint(out, n)
-    out.append(len(names))
-    for name, total in zip(names, totals):
-        put_text(out, name)
-        put_varint(out, total)
-    return out
-
-
 def decode_state(body):
     """(game id, rounds, dealer seat, finished, names, totals)."""
     r = _reader(body, STATE)
@@ -183,15 +153,6 @@ def encode_table(round_no, table_no, variant, target, names):
     for name in names:
         put_text(out, name)
     return out
-
-
-def decode_table(body):
-    """(tournament round, table number, variant code, target, names)."""
-    r = _reader(body, TABLE)
-    got = r.varint(), r.varint(), r.varint(), r.varint()
-    names = [r.text() for _ in range(r.byte())]
-    r.end()
-    return got + (names,)
 
 
 # ---- pairing over the USB link (docs/protocol.md, CLUB_PAIR and CLUB_UNPAIR) --------------------

@@ -25,7 +25,8 @@
 #   wifi     the same update fetched over Wi-Fi from `tafel serve-update`, the
 #            station and its sockets taking their share of ESP-IDF's heap
 #   club     a club evening's table: paired by `tafel club pair` over the USB serial, Wi-Fi
-#            on, a game of six reported round by round to `tafel club serve` (its broker
+#            on, the organiser's round (`tafel club round`, six players) offered on home and
+#            started there, reported round by round to `tafel club serve` (its broker
 #            built in, a process of its own); the hub killed and started again mid-game,
 #            later away for ten minutes of the table's time while four rounds are played;
 #            every record in the hub's database at the end, in order
@@ -50,12 +51,12 @@ from lockstep import Lockstep
 from simlink import ROOT
 from simupdate import install, signed_versions
 from tafel_host.hardware.heap_keys import (  # noqa: F401 (used by gates)
+    CLUB_PLAYERS,
     CLUB_SEATS,
     CLUB_WLAN,
     GAME_KEYS,
     NAMES,
     ROUNDS,
-    club_game_keys,
     evening_keys,
     round_keys,
     tour_keys,
@@ -295,8 +296,21 @@ class Scenarios:
         device = _one(db, "SELECT id FROM club_devices")
         hub = None
         try:
-            hub, _ = club_wire.hub_listening(db, port)
-            _play(dev, club_game_keys())
+            # the organiser draws the evening's first round (`tafel club round`); the table offers it
+            # on home and 0 # starts it
+            hub, _ = club_wire._on_a_free_port(lambda at: club_wire.hub(
+                db, "--listen", "127.0.0.1:%d" % at, "--password", "heap"), "ready", "cannot listen", port)
+            http = re.search(r"live board: http://[^:]+:(\d+)/", hub.lines[hub.wait_for("live board: http://")])
+            drawn = subprocess.run([sys.executable, "-m", "tafel_host.cli", "club", "round", "--players",
+                                    ",".join(CLUB_PLAYERS), "--tables", "1", "--target", "99999", "--hub",
+                                    "127.0.0.1:%s" % http.group(1), "--password", "heap"],
+                                   capture_output=True, text=True)
+            if drawn.returncode != 0:
+                return "tafel club round: exit %d: %s" % (drawn.returncode, drawn.stderr[-300:])
+            why = _until(dev, lambda: dev.snap().text[-1].startswith("0=Turnier R1"), "the round offered on home")
+            if why:
+                return why
+            _play(dev, "0 #")
             seed = 4242
             played = 0
 
