@@ -152,6 +152,9 @@ class Table:
 
     def _link(self, now):
         c = self.client
+        if not self.wlan.isconnected():  # the network went (out of range, its router off): join again
+            self._retry(now)  # rather than wait out the broker's silence over a half-open connection
+            return
         c.step(now, self.on_message)
         if c.state == CLOSED:
             self._retry(now)
