@@ -22,38 +22,43 @@ _RUN_MS = const(500)  # the cursor's name, when cut, runs past one letter at a t
 
 
 class RoundEntry(Screen):
+    # Made for every round: what most rounds leave as it was is a default here, not in the
+    # instance's dict, which so keeps to 17 entries (136 bytes in one piece; 18 take 184, a run
+    # late in an evening's heap may not have).
+    edit_index = None
+    replaced = None  # an edit's round: its scores, taken out of the totals when the edit is shown
+    winner = None
+    top = 0
+    result = None  # per seat: what this round adds, shown before saving
+    step = 0  # the marquee of the cursor's name
+    review = False
+    deck_ok = False
+    reopen_ok = False  # an edit that takes a finished game's end back: asked once on the check
+    note = None  # a message shown in the hint row until the next key
+    asked = None  # the seat whose typed hand A would clear: a second A makes it the Sieger
+
     def __init__(self, app, edit_index=None):
         super().__init__(app)
         game = app.session.game
         self.game = game
-        self.edit_index = edit_index
         n = len(game.players)
         self.entry = [""] * n  # what was typed per seat, e.g. "36+53"
-        self.replaced = None
-        self.winner = None
         if edit_index is None:
             out = game.eliminated()
             self.seats = [s for s in range(n) if game.players[s] not in out]
         else:
+            self.edit_index = edit_index
             past = game.rounds[edit_index]
-            self.replaced = past.scores  # taken out of the totals when the edit is shown
+            self.replaced = past.scores
             self.seats = [s for s in range(n) if past.hands[s] is not None]
             self.winner = game.seat(past.winner) if past.winner is not None else None
             for s in self.seats:
                 if s != self.winner:
                     self.entry[s] = str(past.hands[s])
         self.cursor = 0
-        self.top = 0
-        self.result = None  # per seat: what this round adds, shown before saving
         self.fresh = True  # the cursor just came to this seat: a digit replaces what it shows
-        self.step = 0  # the marquee of the cursor's name
         self.run_at = app.clock.ticks_ms()
         self._layout()
-        self.review = False
-        self.deck_ok = False
-        self.reopen_ok = False  # an edit that takes a finished game's end back: asked once on the check
-        self.note = None  # a message shown in the hint row until the next key
-        self.asked = None  # the seat whose typed hand A would clear: a second A makes it the Sieger
 
     def _layout(self):
         # Columns from the display: cursor, name, typed hand (or this round's points), total.
@@ -255,7 +260,8 @@ class RoundEntry(Screen):
             return
         self._touch_seat(self.seats[self.cursor])
         self.fresh = True
-        self.step = 0
+        if self.step:  # a marquee ran: from the start for the next name (else left to the default)
+            self.step = 0
         self.cursor = i
         body = self.app.canvas.rows - 2
         if i < self.top:
