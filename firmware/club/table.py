@@ -16,7 +16,6 @@
 #
 # The mark (app.club_mark, drawn by ui/app.py): ONLINE connected with nothing owed for long, CATCHING_UP records wait
 # for the hub's ACK for more than a second, OFFLINE not connected.
-import sys
 from binascii import unhexlify
 
 from micropython import const
@@ -320,12 +319,9 @@ class Table:
 
     def forget(self):
         """The club's modules leave the module table (their heap comes back): after stop()."""
-        for name in _MODULES:
-            sys.modules.pop(name, None)
-        for package, name in (("store", "pairing"), ("tafel", "club_table"), ("tafel", "club")):
-            mod = sys.modules.get(package)
-            if mod is not None and name in mod.__dict__:
-                delattr(mod, name)
+        from unload import forget
+
+        forget(_MODULES)
 
 
 def _varint(buf, at, n):

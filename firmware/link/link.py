@@ -107,11 +107,10 @@ class Link:
             from update.stage import forget
 
             forget()
-        mod = sys.modules.pop("link.commands", None)  # loaded again by the next session's first request
-        if mod is not None:
-            package = sys.modules.get("link")
-            if package is not None and "commands" in package.__dict__:
-                delattr(package, "commands")
+        if "link.commands" in sys.modules:  # loaded again by the next session's first request
+            from unload import forget
+
+            forget(("link.commands",))
         if self.active:
             self.active = False
             self.t.guard(False)

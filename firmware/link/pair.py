@@ -9,6 +9,7 @@ from binascii import unhexlify
 
 from tafel import club, wire
 from tafel.wire import WireError
+from unload import forget
 
 _NAMES = {club.PAIR_HOST: "host", club.PAIR_PORT: "port", club.PAIR_CLUB: "club", club.PAIR_TABLE: "table",
           club.PAIR_SECRET: "secret"}
@@ -61,7 +62,7 @@ def _pair(link, parts):
     from club.table import restart
 
     restart(link.app)
-    _forget((("link", "pair"), ("tafel", "club")))  # needed again only to pair again (the link: tafel/club_table.py)
+    forget(("link.pair", "tafel.club"))  # needed again only to pair again (the link: tafel/club_table.py)
     return b""
 
 
@@ -73,16 +74,5 @@ def _unpair(link):
         from club.table import restart
 
         restart(link.app)
-    _forget((("store", "pairing"), ("tafel", "club"), ("link", "pair")))  # nothing of the club stays
+    forget(("store.pairing", "tafel.club", "link.pair"))  # nothing of the club stays
     return bytes((1 if was else 0,))
-
-
-def _forget(modules):
-    # Modules that leave the module table (their heap comes back once nothing else holds them).
-    import sys
-
-    for package, name in modules:
-        sys.modules.pop(package + "." + name, None)
-        mod = sys.modules.get(package)
-        if mod is not None and name in mod.__dict__:
-            delattr(mod, name)

@@ -30,7 +30,8 @@ for _dir, _, _names in os.walk(_lib):
         if _n.endswith(".py") and "__pycache__" not in _rel and _rel not in _HOST_ONLY:
             _core.append(_rel)
 package("tafel", files=sorted(_core), base_path="../../lib")
-for _name in ("assemble.py", "board.py", "clock.py", "power.py", "reserve.py", "runner.py", "session.py", "startup.py"):
+for _name in ("assemble.py", "board.py", "clock.py", "power.py", "reserve.py", "runner.py", "session.py", "startup.py",
+              "unload.py"):
     module(_name, base_path="..")
 for _pkg in ("club", "drivers", "link", "recovery", "store", "ui", "update"):
     package(_pkg, base_path="..")

@@ -17,6 +17,7 @@
 # game is over the caller hands it to game_finished(), which puts it away.
 # Times are always handed in by the caller: nothing here reads a clock.
 from tafel import journal
+from unload import forget
 
 from . import index as ix
 from . import keyval
@@ -55,7 +56,7 @@ class Store:
         try:
             return bootcheck.run(self, deep)
         finally:
-            _forget("bootcheck", "mend", "watermark")  # once a boot: their code need not hold heap while the table plays
+            forget(("store.bootcheck", "store.mend", "store.watermark"))  # once a boot: their code need not hold heap while the table plays
 
     def log(self, game_id):
         """The GameLog of a game, over both copies."""
@@ -307,7 +308,7 @@ class Store:
         try:
             deleting.delete(self, game_ids)
         finally:
-            _forget("deleting", "mend")
+            forget(("store.deleting", "store.mend"))
 
     # ---- space, settings, roster ------------------------------------------------------
 
@@ -387,15 +388,3 @@ class Store:
         """The file system update/ keeps its staging area and version pointer on (update/stage.py,
         update/health.py); the store never writes there, update/ never writes the games."""
         return self.disk.vol
-
-
-def _forget(*names):
-    # Drops store submodules from the module table (a frozen module's code stays in
-    # flash; its dictionary and functions are what the heap gets back).
-    import sys
-
-    package = sys.modules.get("store")
-    for name in names:
-        sys.modules.pop("store." + name, None)
-        if package is not None and name in package.__dict__:
-            delattr(package, name)

@@ -29,7 +29,7 @@ CORE_HOST_ONLY = {"bundle/inflate_zlib.py": {"zlib"}}  # CPython's inflating; ne
 # each other (ui and link are both driven by the app's loop, neither by the other).
 LAYERS = (
     ("appimage", "overlay"),  # frozen beside the application: what the image holds, an update laid over it
-    ("bootsel", "clock", "drivers", "power", "reserve"),  # the boot's choice of slot, the chip's parts
+    ("bootsel", "clock", "drivers", "power", "reserve", "unload"),  # the boot's choice of slot, the chip's parts
     ("board",),  # the hardware chosen in one place, from the profile
     ("store",),  # the flash: games, settings, the raw scan
     ("session",),  # the running game: a record on flash, then in memory
