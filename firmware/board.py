@@ -55,7 +55,8 @@ def build(profile, hw):
 
 def wlan(hw):
     """The Wi-Fi station interface for updates (update/net.py): hw.WLAN() where `hw`
-    has one (the simulator's, sim/simnet.py), else network.WLAN(network.STA_IF).
+    has one (the simulator's: C on the device build, sim/simnet.py elsewhere), else
+    network.WLAN(network.STA_IF).
     Imported only when asked for: the network stack costs nothing until then."""
     make = getattr(hw, "WLAN", None)
     if make is not None:

@@ -23,8 +23,8 @@
 # names) and keeps that size. An idle step is one non-blocking readinto() straight into `rx`; a
 # memoryview slice is made only when bytes go out or a packet came in parts.
 #
-# No select.poll: the simulator's sockets are the unix port's, subclassed to count ESP-IDF's heap
-# (sim/simnet.py), and a subclass of a native socket cannot be polled there. The connection is
+# No select.poll: on the PyPI unix port the simulator's sockets are the unix port's, subclassed to
+# count ESP-IDF's heap (sim/simnet.py), and a subclass of a native socket cannot be polled there. The connection is
 # known to be made when the CONNECT's bytes are taken (a write before that says EAGAIN, or
 # EINPROGRESS on lwIP), and to have failed when a write or read says why.
 import errno

@@ -139,7 +139,7 @@ class Table:
     def _joining(self, now):
         w = self.wlan
         if w.isconnected():
-            import socket  # after the station: in the simulator it is sim/simnet.py's then
+            import socket  # after the station: in the simulator the counted one then (sim/simnet.py)
 
             addr = socket.getaddrinfo(self.host, self.port)[0][-1]  # DNS only for a name
             self.client.open(addr, self.prefix + b"status", b"offline", now)

@@ -12,6 +12,13 @@
 # both, with the station's states as const(): on the chip the station and the
 # sockets are C, and every name or module here is heap the chip does not spend.
 #
+# The reference: on the device build the simulator's chip (run.py, simchip.WLAN())
+# uses the same in C, firmware/port/unix/tafel/simnet.c, which takes nothing of
+# the chip's heap but a socket's object; tests/host/test_simnet_c.py holds the
+# two to the same behaviour. This module is what the PyPI unix port (no C) and
+# the in-process firmware tests (sim/simmachine.py) use. A change here is a
+# change there too.
+#
 # What ESP-IDF takes for the network on the chip comes out of its heap, which
 # the device build models (firmware/port/README.md, tafelchip.IDF_COSTS): the
 # station's start takes wifi_init and wifi_start, a connection wifi_connect,

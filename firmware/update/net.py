@@ -1,7 +1,8 @@
 # Wi-Fi for updates: joining the network from settings, and finding `tafel serve-update` by a UDP broadcast.
 #
 # `wlan` is the station interface the board gives (board.wlan: network.WLAN
-# on the ESP32, sim/simnet.py's stand-in in the simulator); both have
+# on the ESP32, the simulator's stand-in: simchip's in C on the device build,
+# sim/simnet.py's on the PyPI port); all have
 # active(), connect(), isconnected(), status() and ifconfig(). Waiting is done
 # in generators that yield while nothing has happened yet, so the UI keeps
 # drawing; timeouts count on the injected clock (ticks_ms()), never sleep.

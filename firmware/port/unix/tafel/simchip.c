@@ -1443,12 +1443,11 @@ static mp_obj_t simchip_unique_id(void) {
 }
 static MP_DEFINE_CONST_FUN_OBJ_0(simchip_unique_id_obj, simchip_unique_id);
 
-// WLAN(interface=None): sim/simnet.py's station, made by the first call (until power_on()).
+// WLAN(interface=None): the station (simnet.c, sim/simnet.py's in C), made by the first call (until
+// power_on()).
 static mp_obj_t simchip_wlan(size_t n_args, const mp_obj_t *args) {
     if (MP_STATE_VM(simchip_wlan) == MP_OBJ_NULL) {
-        mp_obj_t sim = mp_import_name(MP_QSTR_sim, mp_const_none, MP_OBJ_NEW_SMALL_INT(0));
-        mp_obj_t simnet = mp_import_from(sim, MP_QSTR_simnet);
-        MP_STATE_VM(simchip_wlan) = mp_call_function_0(mp_load_attr(simnet, MP_QSTR_SimWLAN));
+        MP_STATE_VM(simchip_wlan) = simnet_station();
     }
     return MP_STATE_VM(simchip_wlan);
 }
