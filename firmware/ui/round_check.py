@@ -1,8 +1,8 @@
 # Round entry's check: the round's result shown before it is saved, its keys, and the save itself.
 #
 # The functions take the round entry screen (ui/round_entry.py) and work on its
-# state: `review` is on while the check shows, `result` holds what each seat
-# scores, `deck_ok` and `reopen_ok` are the two questions a check may ask once
+# state: `result` holds what each seat scores while the check shows (None while
+# typing), `deck_ok` and `reopen_ok` are the two questions a check may ask once
 # (more points than a deck holds; an edit that takes a finished game's end
 # back). Keys on the check: C/D scroll, * goes back to typing, # saves (after
 # a question: # again).
@@ -21,8 +21,9 @@ def check(entry):
         entry._move(gap)
         entry.note = "%s?" % entry.game.players[entry.seats[gap]]
         return
-    entry.review = True
-    entry.deck_ok = entry.game.deck_warning(entry.hands()) is None
+    ok = entry.game.deck_warning(entry.hands()) is None
+    if ok != entry.deck_ok:  # set only when it changes: the screen's dict keeps small (ui/round_entry.py)
+        entry.deck_ok = ok
     entry.result = _scores(entry)
     entry._layout()
     entry._move(0)  # the check starts at the first seat; C/D scroll through all
@@ -35,7 +36,6 @@ def review_key(entry, k):
     elif k == "D" or k == "CW":
         entry._move(entry.cursor + 1)
     elif k == "*":
-        entry.review = False
         entry.result = None
         entry._layout()
         entry.touch()

@@ -23,16 +23,15 @@ _RUN_MS = const(500)  # the cursor's name, when cut, runs past one letter at a t
 
 class RoundEntry(Screen):
     # Made for every round: what most rounds leave as it was is a default here, not in the
-    # instance's dict, which so keeps to 17 entries (136 bytes in one piece; 18 take 184, a run
-    # late in an evening's heap may not have).
+    # instance's dict, and is set only when it changes, so the dict keeps to 17 entries (136
+    # bytes in one piece; 18 take 184, a run late in an evening's heap may not have).
     edit_index = None
     replaced = None  # an edit's round: its scores, taken out of the totals when the edit is shown
     winner = None
     top = 0
-    result = None  # per seat: what this round adds, shown before saving
+    result = None  # per seat: what this round adds, shown on the check (which shows while it is set)
     step = 0  # the marquee of the cursor's name
-    review = False
-    deck_ok = False
+    deck_ok = True
     reopen_ok = False  # an edit that takes a finished game's end back: asked once on the check
     note = None  # a message shown in the hint row until the next key
     asked = None  # the seat whose typed hand A would clear: a second A makes it the Sieger
@@ -155,15 +154,18 @@ class RoundEntry(Screen):
 
     # ---- keys ------------------------------------------------------------------
     def key(self, k):
-        self.note = None
+        if self.note is not None:  # (set only when it changes: see the defaults above)
+            self.note = None
         self.touch(self.app.canvas.rows - 1)
-        if self.review:
+        if self.result is not None:  # the check
             from ui.round_check import review_key
 
             review_key(self, k)
             return
         s = self.seats[self.cursor]
-        asked, self.asked = self.asked, None
+        asked = self.asked
+        if asked is not None:
+            self.asked = None
         if len(k) == 1 and "0" <= k <= "9":
             self._digit(s, k)
         elif k == "B":
@@ -285,7 +287,7 @@ class RoundEntry(Screen):
         game = self.game
         if row == 0:
             t = self.app.t
-            if self.review:
+            if self.result is not None:
                 title = t("check") % ((self.edit_index + 1) if self.edit_index is not None else len(game.rounds) + 1)
             elif self.edit_index is None:
                 title = "%s%d %s: %s" % (t("round")[0], len(game.rounds) + 1, t("dealer"), game.dealer())
@@ -308,9 +310,9 @@ class RoundEntry(Screen):
         name = game.players[s]
         if len(name) > self.name_w:
             name = window(name, self.name_w, self.step) if here and self.step else self.short[s]
-        canvas.text(row, 1, name, here and not self.review)
+        canvas.text(row, 1, name, here and self.result is None)
         total = game.total(s)
-        if self.review:
+        if self.result is not None:
             score = self.result[s]
             field = "+%d" % score if score else ""
             total += score - (self.replaced[s] if self.replaced else 0)
@@ -332,7 +334,7 @@ class RoundEntry(Screen):
         t = self.app.t
         if self.note:
             return self.note
-        if self.review:
+        if self.result is not None:
             return t("check_save") if self.deck_ok else t("deck_confirm")
         if self.game.variant == "standard":
             who = self.winner
