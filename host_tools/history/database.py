@@ -201,20 +201,19 @@ class History:
         """Every game as its export dict plus "device", "when" (epoch: created, else
         first imported) and "evening", oldest first; only one evening's if given. A game a
         club's hub stored has "club" too: {"club", "table", "round"} (clubs.py)."""
-        out = []
-        marks = clubs.marks(self.db, evening_of)
-        for device, created, imported, doc in self.db.execute(
-                "SELECT device, created, imported, doc FROM games WHERE unproven IS NULL"):
-            game = json.loads(doc)
-            game["device"] = device
-            game["when"] = created if created is not None else imported
-            game["evening"] = evening_of(game["when"])
-            if (device, game["id"]) in marks:
-                game["club"] = marks[(device, game["id"])]
-            if evening is None or game["evening"] == evening:
-                out.append(game)
-        out.sort(key=lambda g: (g["when"], g["device"], g["id"]))
-        return out
+        rows = self.db.execute("SELECT device, created, imported, doc FROM games WHERE unproven IS NULL")
+        return _read(rows, evening, clubs.marks(self.db, evening_of))
+
+    def games_of(self, keys):
+        """The games of these (device, game id) keys that the history holds, as games() gives them."""
+        keys = list(keys)
+        rows = []
+        for at in range(0, len(keys), 400):  # SQLite's limit on a statement's parameters, well under
+            part = keys[at:at + 400]
+            rows += self.db.execute(
+                "SELECT device, created, imported, doc FROM games WHERE unproven IS NULL AND (device, id) IN "
+                "(VALUES %s)" % ", ".join(["(?, ?)"] * len(part)), [v for key in part for v in key]).fetchall()
+        return _read(rows, None, clubs.marks(self.db, evening_of))
 
     def evenings(self):
         return sorted({game["evening"] for game in self.games()})
@@ -240,3 +239,19 @@ class History:
     def counts(self):
         return {table: self.db.execute("SELECT COUNT(*) FROM %s" % table).fetchone()[0]
                 for table in ("devices", "games", "seats", "rounds")}
+
+
+def _read(rows, evening=None, marks=None):
+    # (device, created, imported, doc) rows as games() gives them, oldest first.
+    out = []
+    for device, created, imported, doc in rows:
+        game = json.loads(doc)
+        game["device"] = device
+        game["when"] = created if created is not None else imported
+        game["evening"] = evening_of(game["when"])
+        if marks and (device, game["id"]) in marks:
+            game["club"] = marks[(device, game["id"])]
+        if evening is None or game["evening"] == evening:
+            out.append(game)
+    out.sort(key=lambda g: (g["when"], g["device"], g["id"]))
+    return out
