@@ -49,7 +49,8 @@ REASONS = (NOT_TAFEL, WRONG_CLUB, NOT_FOR_HUB, UNKNOWN_DEVICE, BAD_MAC, BAD_STAT
            DUPLICATE, CONFLICT, OUT_OF_ORDER, DOES_NOT_APPLY, HISTORY_REFUSED)
 FORGERY = (BAD_MAC,)  # what a table's own messages never are, unless damaged on the way
 STATUSES = (b"online", b"offline")
-_CACHED = 256  # games kept replayed in memory (a table's next record applies without a rebuild)
+_CACHED = 2048  # games kept replayed in memory (a table's next record applies without a rebuild): a club
+#                of a thousand tables playing at once rebuilds none of them
 
 
 class Verdict:

@@ -362,3 +362,16 @@ def test_the_history_schema_is_the_historys_own(tmp_path):
     db.close()
     with History(path) as hist:
         assert hist.games() == []
+
+
+def test_a_thousand_tables_playing_at_once_go_on_without_a_game_rebuilt_from_its_records(tmp_path, monkeypatch):
+    with Registry(tmp_path / "h.sqlite3") as registry:
+        registry.db.execute("PRAGMA synchronous = OFF")  # a thousand commits, quickly
+        registry.pair(DEVICE, TABLE, SECRET, CLUB)
+        judge = Ingest(registry, CLUB, clock=lambda: NOW)
+        games = {game_id: evening_game(game_id, players=("A%d" % game_id, "Ben", "Cleo")) for game_id in range(1000)}
+        for game_id, payloads in games.items():
+            assert feed(judge, payloads, [0], game_id)[0].stored
+        monkeypatch.setattr(registry, "frames", lambda *key: pytest.fail("game %s:%d rebuilt" % key))
+        for game_id, payloads in games.items():  # each table's next round, in turn
+            assert feed(judge, payloads, [1], game_id)[0].stored
