@@ -29,6 +29,7 @@ import gc
 import json
 import sqlite3
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..lang import say
@@ -282,9 +283,7 @@ def _read(rows, evening=None, marks=None):
     out = []
     rows = list(rows)
     whens = [created if created is not None else imported for _, created, imported, _ in rows]
-    paused = gc.isenabled()
-    gc.disable()  # a year's games are millions of new lists and dicts, none in a cycle: no collection
-    try:  # at every 700 of them (it took over half the time)
+    with no_cycle_collection():
         for (device, _, _, doc), when, on in zip(rows, whens, _evenings_of(whens)):
             if evening is None or on == evening:
                 game = json.loads(doc)
@@ -292,8 +291,20 @@ def _read(rows, evening=None, marks=None):
                 if marks and (device, game["id"]) in marks:
                     game["club"] = marks[(device, game["id"])]
                 out.append(game)
+        out.sort(key=lambda g: (g["when"], g["device"], g["id"]))
+    return out
+
+
+@contextmanager
+def no_cycle_collection():
+    """No cyclic garbage collection inside: a year's games are millions of new lists and dicts, none in
+    a cycle, and a collection at every 700 of them (and again over all of them, generation by
+    generation) took over half the time of reading them. A command reading them for its statistics
+    keeps it off until it has printed them."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
         if paused:
             gc.enable()
-    out.sort(key=lambda g: (g["when"], g["device"], g["id"]))
-    return out

@@ -18,6 +18,8 @@
 #               is how far the eventual winner was behind. 0 = led or shared the
 #               lead all game: no comeback.
 # Players are matched by name across games and devices ("Anna" is one person).
+from operator import add
+
 from .. import lang
 
 VARIANTS = ("standard", "penalty", "challenge")  # the order of the tables
@@ -50,7 +52,7 @@ def running_totals(game):
     totals = [0] * len(game["players"])
     out = []
     for rnd in game["rounds"]:
-        totals = [t + s for t, s in zip(totals, rnd["scores"])]
+        totals = list(map(add, totals, rnd["scores"]))
         out.append(totals)
     return out
 

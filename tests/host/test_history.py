@@ -1,4 +1,5 @@
 # The history database: idempotent imports, devices merging, statistics, charts and the evening report.
+import gc
 import html.parser
 import json
 import sqlite3
@@ -176,6 +177,7 @@ def test_cli_import_history_chart_report(tmp_path, capsys, monkeypatch):
     assert "a.json: 2 new, 0 updated, 0 already there" in out
     assert "a.json: 0 new, 0 updated, 2 already there" in out
     assert main(["history", "--db", db]) == 0
+    assert gc.isenabled()  # off only while the games were read and counted
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("3 games (2 finished)")
     assert lines[2].startswith("Standard games:") and "More points per round is better" in lines[2]
