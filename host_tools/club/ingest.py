@@ -22,6 +22,7 @@ import logging
 import sqlite3
 import time
 from collections import OrderedDict
+from contextlib import contextmanager
 
 from tafel import club, journal, records
 from tafel.errors import RecordError, ScoreError
@@ -49,7 +50,8 @@ REASONS = (NOT_TAFEL, WRONG_CLUB, NOT_FOR_HUB, UNKNOWN_DEVICE, BAD_MAC, BAD_STAT
            DUPLICATE, CONFLICT, OUT_OF_ORDER, DOES_NOT_APPLY, HISTORY_REFUSED)
 FORGERY = (BAD_MAC,)  # what a table's own messages never are, unless damaged on the way
 STATUSES = (b"online", b"offline")
-_CACHED = 256  # games kept replayed in memory (a table's next record applies without a rebuild)
+_CACHED = 2048  # games kept replayed in memory (a table's next record applies without a rebuild): a club
+#                of a thousand tables playing at once rebuilds none of them
 
 
 class Verdict:
@@ -86,6 +88,48 @@ class Ingest:
         self.board = board
         self.clock = clock
         self._replays = OrderedDict()  # (device, game) -> export.Replay of the stored records
+        self._batch = False  # between begin() and commit(): records go in savepoints of one transaction
+
+    # ---- a batch: the messages that came together, stored at one commit --------------------
+
+    def begin(self):
+        """Take the messages from here to commit() in one transaction: each record in a savepoint of
+        its own (refused alone), one commit for all. Their ACKs must wait for commit()."""
+        if not self.registry.db.in_transaction:
+            self.registry.db.execute("BEGIN")
+        self._batch = True
+
+    def commit(self):
+        """End the batch: all it stored is on disk, or (sqlite3.Error) none of it is (rollback())."""
+        self._batch = False
+        try:
+            self.registry.db.commit()
+        except sqlite3.Error:
+            self.rollback()
+            raise
+
+    def rollback(self):
+        """Drop the batch: nothing of it stored, the games in memory forgotten (read from the database again)."""
+        self._batch = False
+        self.registry.db.rollback()
+        self._replays.clear()
+
+    @contextmanager
+    def _atomic(self):
+        # A record's frame and game at once, or neither: a transaction of its own, or in a batch a savepoint.
+        db = self.registry.db
+        if not self._batch:
+            with db:
+                yield
+            return
+        db.execute("SAVEPOINT record")
+        try:
+            yield
+        except BaseException:
+            db.execute("ROLLBACK TO record")
+            db.execute("RELEASE record")
+            raise
+        db.execute("RELEASE record")
 
     def handle(self, topic, payload, now=None):
         now = self.clock() if now is None else now
@@ -163,7 +207,7 @@ class Ingest:
                                 % (game_id, seq, err), self._ack(device, secret, game_id, expected), **at)
         doc = export.document(device.device_id, None, [replay.doc()], exported=now)
         try:
-            with self.registry.db:  # the frame and its game at once, or neither
+            with self._atomic():  # the frame and its game at once, or neither
                 self.registry.add_record(device, game_id, seq, frame, replay.game.created, now)
                 self.registry.history.add_docs([("club", doc)], now)
         except ImportRefused as err:

@@ -59,6 +59,7 @@ CREATE TABLE IF NOT EXISTS club_rounds(
     club TEXT NOT NULL, evening TEXT NOT NULL, round INTEGER NOT NULL, tbl INTEGER NOT NULL, device TEXT NOT NULL,
     table_name TEXT NOT NULL, players TEXT NOT NULL, variant TEXT NOT NULL, target INTEGER NOT NULL,
     seed INTEGER NOT NULL, drawn REAL NOT NULL, PRIMARY KEY(club, evening, round, tbl));
+CREATE INDEX IF NOT EXISTS club_games_evening ON club_games(club, evening);
 """
 
 Device = namedtuple("Device", "device_id table_name club paired")
@@ -197,9 +198,9 @@ class Registry:
     def games(self, club_name=None, evening=None):
         """The games tables sent (ClubGame), oldest first; of one club, one evening if given."""
         rows = self.db.execute("SELECT device, game, club, table_name, evening, next_seq, last_seen FROM club_games "
-                               "ORDER BY first_seen, device, game")
-        return [ClubGame(*row) for row in rows if (club_name is None or row[2] == club_name)
-                and (evening is None or row[4] == evening)]
+                               "WHERE (?1 IS NULL OR club = ?1) AND (?2 IS NULL OR evening = ?2) "
+                               "ORDER BY first_seen, device, game", (club_name, evening))
+        return [ClubGame(*row) for row in rows]
 
     # ---- the tournament ------------------------------------------------------------
 

@@ -26,6 +26,7 @@ log = logging.getLogger("tafel.club")
 
 FLUSH_EVERY = 1.0  # s: the rejection log and the board's rows are written at least this often
 RETRY_MAX = 5.0  # s: the longest wait between two tries to reach the broker
+BATCH_MAX = 200  # messages taken at one commit at most (those already received when one is delivered)
 
 
 def client_id(club_name):
@@ -111,12 +112,11 @@ class Hub:
                     return err
                 if message is None:  # amqtt's word for a closed connection
                     return "connection closed"
-                ack = self.take(message.topic, message.data)
-                if ack is not None:
-                    try:
-                        await client.publish(ack[0], ack[1], QOS_1)
-                    except Exception as err:  # the table sends its record again and is answered then
-                        return err
+                acks = self.take_all([message] + _waiting(client))
+                try:  # the ACKs of a batch together, once it is committed
+                    await asyncio.gather(*(client.publish(topic, data, QOS_1) for topic, data in acks))
+                except Exception as err:  # the table sends its record again and is answered then
+                    return err
                 deliver = asyncio.ensure_future(client.deliver_message())
         finally:
             for task in (deliver, stopping):
@@ -130,12 +130,27 @@ class Hub:
 
     def take(self, topic, data):
         """One message through ingest, said on the console; the ACK to publish or None."""
+        acks = self.take_all([_Message(topic, data)])
+        return acks[0] if acks else None
+
+    def take_all(self, messages):
+        """Messages (.topic, .data) through ingest at one commit, said on the console once it is made;
+        the ACKs to publish then. Many tables at once, or one catching up, cost one commit, not one each."""
         self.changed.set()
+        verdicts = []
+        self.ingest.begin()
         try:
-            verdict = self.ingest.handle(topic, data)
-        except Exception:  # the database failed under it: no ACK, so the table sends it again
-            log.exception("message on %s not handled", topic)
-            return None
+            for message in messages:
+                verdicts.append((message.topic, self.ingest.handle(message.topic, message.data)))
+            self.ingest.commit()
+        except Exception:  # the database failed under it: no ACK, so the tables send it all again
+            log.exception("%d messages not handled", len(messages))
+            self.ingest.rollback()
+            return []
+        return [ack for ack in (self._said(topic, verdict) for topic, verdict in verdicts) if ack is not None]
+
+    def _said(self, topic, verdict):
+        # A verdict on the console (and counted); its ACK.
         if verdict.stored:
             self.stored += 1
             self.say(say("club_stored", verdict.table, verdict.device, verdict.game, verdict.seq,
@@ -153,6 +168,23 @@ class Hub:
         if time.monotonic() - self._flushed >= FLUSH_EVERY:
             self.registry.flush()
             self._flushed = time.monotonic()
+
+
+class _Message:
+    __slots__ = ("topic", "data")
+
+    def __init__(self, topic, data):
+        self.topic, self.data = topic, data
+
+
+def _waiting(client, most=BATCH_MAX):
+    # The messages amqtt has received and not yet handed over (its session's queue), without waiting:
+    # they join the batch of the one just delivered.
+    queue = getattr(getattr(client, "session", None), "delivered_message_queue", None)
+    out = []
+    while queue is not None and len(out) < most and not queue.empty():
+        out.append(queue.get_nowait())
+    return [m for m in out if m is not None]
 
 
 async def _close(client):

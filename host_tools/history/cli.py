@@ -19,7 +19,7 @@ from ..exits import Exit
 from ..lang import count, say
 from ..link import export, storage_notes
 from . import clubs, stats
-from .database import History, HistoryError
+from .database import History, HistoryError, no_cycle_collection
 
 
 def _db_option(parser, top):
@@ -99,6 +99,11 @@ def _print_table(rows):
 
 
 def run_stats(args):
+    with no_cycle_collection():  # every game read and counted: no cycles among them to look for
+        return _stats(args)
+
+
+def _stats(args):
     try:
         with History(args.db) as hist:
             games = hist.games(args.evening)

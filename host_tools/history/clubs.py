@@ -29,11 +29,12 @@ def marks(db, evening_of):
     for device, game, club, table, first_seen, players in db.execute(
             "SELECT c.device, c.game, c.club, c.table_name, c.first_seen, g.players FROM club_games c "
             "JOIN games g ON g.device = c.device AND g.id = c.game"):
-        seated = sorted(json.loads(players or "[]"))
         number = None
-        for n, names, drawn in rounds.get((club, evening_of(first_seen), device), ()):
-            if names == seated and int(drawn) <= first_seen:
-                number = n
+        if rounds:  # (a club without tournaments: no game's players or evening to look at)
+            seated = sorted(json.loads(players or "[]"))
+            for n, names, drawn in rounds.get((club, evening_of(first_seen), device), ()):
+                if names == seated and int(drawn) <= first_seen:
+                    number = n
         out[(device, game)] = {"club": club, "table": table, "round": number}
     return out
 

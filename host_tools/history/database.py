@@ -25,9 +25,11 @@
 #   rounds(device, game, number, seat, player, hand, score, winner)
 # Statistics (stats.py) and charts read the games back as export dicts. A club evening's hub keeps
 # tables of its own here too (club/registry.py); games() marks the games it stored (clubs.py).
+import gc
 import json
 import sqlite3
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..lang import say
@@ -53,6 +55,7 @@ CREATE TABLE IF NOT EXISTS rounds(
     player TEXT NOT NULL, hand INTEGER, score INTEGER, winner INTEGER,
     PRIMARY KEY(device, game, number, seat));
 CREATE INDEX IF NOT EXISTS seats_player ON seats(player);
+CREATE INDEX IF NOT EXISTS games_when ON games(COALESCE(created, imported));
 """
 
 
@@ -72,6 +75,19 @@ def default_path():
 def evening_of(when):
     """The evening (YYYY-MM-DD, local time) a game begun at epoch `when` belongs to."""
     return time.strftime("%Y-%m-%d", time.localtime(when - EVENING_SHIFT))
+
+
+def _evenings_of(whens):
+    # evening_of for many times (a year's games): once per quarter hour they share, the step of every
+    # time zone's offset, so a clock change is met where it happens.
+    known = {}
+    out = []
+    for when in whens:
+        quarter = when // 900
+        if quarter not in known:
+            known[quarter] = evening_of(quarter * 900)
+        out.append(known[quarter])
+    return out
 
 
 class History:
@@ -199,25 +215,32 @@ class History:
 
     def games(self, evening=None):
         """Every game as its export dict plus "device", "when" (epoch: created, else
-        first imported) and "evening", oldest first; only one evening's if given. A game a
+        first imported) and "evening", oldest first; only one evening's if given (read by
+        games_when: an evening of a year's history reads that evening's games only). A game a
         club's hub stored has "club" too: {"club", "table", "round"} (clubs.py)."""
-        out = []
-        marks = clubs.marks(self.db, evening_of)
-        for device, created, imported, doc in self.db.execute(
-                "SELECT device, created, imported, doc FROM games WHERE unproven IS NULL"):
-            game = json.loads(doc)
-            game["device"] = device
-            game["when"] = created if created is not None else imported
-            game["evening"] = evening_of(game["when"])
-            if (device, game["id"]) in marks:
-                game["club"] = marks[(device, game["id"])]
-            if evening is None or game["evening"] == evening:
-                out.append(game)
-        out.sort(key=lambda g: (g["when"], g["device"], g["id"]))
-        return out
+        if evening is None:
+            rows = self.db.execute("SELECT device, created, imported, doc FROM games WHERE unproven IS NULL")
+        else:
+            lo, hi = _around(evening)
+            rows = self.db.execute("SELECT device, created, imported, doc FROM games WHERE unproven IS NULL AND "
+                                   "COALESCE(created, imported) >= ? AND COALESCE(created, imported) < ?", (lo, hi))
+        return _read(rows, evening, clubs.marks(self.db, evening_of))
+
+    def games_of(self, keys):
+        """The games of these (device, game id) keys that the history holds, as games() gives them."""
+        keys = list(keys)
+        rows = []
+        for at in range(0, len(keys), 400):  # SQLite's limit on a statement's parameters, well under
+            part = keys[at:at + 400]
+            rows += self.db.execute(
+                "SELECT device, created, imported, doc FROM games WHERE unproven IS NULL AND (device, id) IN "
+                "(VALUES %s)" % ", ".join(["(?, ?)"] * len(part)), [v for key in part for v in key]).fetchall()
+        return _read(rows, None, clubs.marks(self.db, evening_of))
 
     def evenings(self):
-        return sorted({game["evening"] for game in self.games()})
+        """The evenings with games, oldest first (from the games' times, no game read whole)."""
+        return sorted({evening_of(when) for (when,) in self.db.execute(
+            "SELECT DISTINCT COALESCE(created, imported) FROM games WHERE unproven IS NULL")})
 
     def find_game(self, ref):
         """A game by "ID" (if only one device has it) or "DEVICE:ID"; HistoryError if none or several."""
@@ -226,7 +249,10 @@ class History:
             game_id = int(number)
         except ValueError:
             raise HistoryError(say("game_ref", ref)) from None
-        found = [g for g in self.games() if g["id"] == game_id and (not sep or g["device"] == device)]
+        found = [g for g in _read(self.db.execute("SELECT device, created, imported, doc FROM games WHERE "
+                                                  "unproven IS NULL AND id = ?", (game_id,)),
+                                        None, clubs.marks(self.db, evening_of))
+                 if not sep or g["device"] == device]
         if not found:
             left = [u for u in self.unproven() if u[1] == game_id and (not sep or u[0] == device)]
             if left:
@@ -240,3 +266,45 @@ class History:
     def counts(self):
         return {table: self.db.execute("SELECT COUNT(*) FROM %s" % table).fetchone()[0]
                 for table in ("devices", "games", "seats", "rounds")}
+
+
+def _around(evening):
+    """(lo, hi): epochs a little wider than those whose evening_of() is `evening` (YYYY-MM-DD); _read
+    then keeps the evening's exactly (however the local clock moves around it)."""
+    try:
+        day = time.mktime(time.strptime(evening, "%Y-%m-%d"))
+    except (ValueError, OverflowError):
+        return 0, 0
+    return int(day) + EVENING_SHIFT - 2 * 86400, int(day) + EVENING_SHIFT + 3 * 86400
+
+
+def _read(rows, evening=None, marks=None):
+    # (device, created, imported, doc) rows as games() gives them, oldest first.
+    out = []
+    rows = list(rows)
+    whens = [created if created is not None else imported for _, created, imported, _ in rows]
+    with no_cycle_collection():
+        for (device, _, _, doc), when, on in zip(rows, whens, _evenings_of(whens)):
+            if evening is None or on == evening:
+                game = json.loads(doc)
+                game["device"], game["when"], game["evening"] = device, when, on
+                if marks and (device, game["id"]) in marks:
+                    game["club"] = marks[(device, game["id"])]
+                out.append(game)
+        out.sort(key=lambda g: (g["when"], g["device"], g["id"]))
+    return out
+
+
+@contextmanager
+def no_cycle_collection():
+    """No cyclic garbage collection inside: a year's games are millions of new lists and dicts, none in
+    a cycle, and a collection at every 700 of them (and again over all of them, generation by
+    generation) took over half the time of reading them. A command reading them for its statistics
+    keeps it off until it has printed them."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()

@@ -18,6 +18,8 @@
 #               is how far the eventual winner was behind. 0 = led or shared the
 #               lead all game: no comeback.
 # Players are matched by name across games and devices ("Anna" is one person).
+from operator import add
+
 from .. import lang
 
 VARIANTS = ("standard", "penalty", "challenge")  # the order of the tables
@@ -50,7 +52,7 @@ def running_totals(game):
     totals = [0] * len(game["players"])
     out = []
     for rnd in game["rounds"]:
-        totals = [t + s for t, s in zip(totals, rnd["scores"])]
+        totals = list(map(add, totals, rnd["scores"]))
         out.append(totals)
     return out
 
@@ -101,17 +103,24 @@ def per_player(games):
     variant (by_variant): points per round of different variants mean opposite things."""
     players = {}
     for game in games:
+        decided = game["finished"] and not ended_early(game)
+        rounds, seats = game["rounds"], len(game["players"])
+        # per seat its hands and scores over the rounds: transposed in C (a year of games is a million cells)
+        hands_of = list(zip(*[r["hands"] for r in rounds])) or [()] * seats
+        scores_of = list(zip(*[r["scores"] for r in rounds])) or [()] * seats
         for seat, name in enumerate(game["players"]):
-            stats = players.setdefault(name, PlayerStats(name))
+            hands, scores = hands_of[seat], scores_of[seat]
+            stats = players.get(name)
+            if stats is None:
+                stats = players[name] = PlayerStats(name)
             stats.games += 1
-            if game["finished"] and not ended_early(game):
+            if decided:
                 stats.finished += 1
                 if won(game, name):
                     stats.wins += 1
-            for rnd in game["rounds"]:
-                if rnd["hands"][seat] is not None:
-                    stats.rounds += 1
-                    stats.points += rnd["scores"][seat]
+            out = hands.count(None)
+            stats.rounds += len(hands) - out
+            stats.points += sum(scores) if not out else sum(s for h, s in zip(hands, scores) if h is not None)
             gained = comeback(game, name)
             if gained > stats.comeback:
                 stats.comeback = gained

@@ -29,7 +29,7 @@ from tafel_host.club import ingest
 from tafel_host.club.board import Board
 from tafel_host.club.ingest import Ingest
 from tafel_host.club.registry import Registry
-from tafel_host.history.database import History
+from tafel_host.history.database import History, ImportRefused
 from tafel_host.link import export
 
 NOW = EVENING + 1200
@@ -362,3 +362,70 @@ def test_the_history_schema_is_the_historys_own(tmp_path):
     db.close()
     with History(path) as hist:
         assert hist.games() == []
+
+
+def test_a_thousand_tables_playing_at_once_go_on_without_a_game_rebuilt_from_its_records(tmp_path, monkeypatch):
+    with Registry(tmp_path / "h.sqlite3") as registry:
+        registry.db.execute("PRAGMA synchronous = OFF")  # a thousand commits, quickly
+        registry.pair(DEVICE, TABLE, SECRET, CLUB)
+        judge = Ingest(registry, CLUB, clock=lambda: NOW)
+        games = {game_id: evening_game(game_id, players=("A%d" % game_id, "Ben", "Cleo")) for game_id in range(1000)}
+        for game_id, payloads in games.items():
+            assert feed(judge, payloads, [0], game_id)[0].stored
+        monkeypatch.setattr(registry, "frames", lambda *key: pytest.fail("game %s:%d rebuilt" % key))
+        for game_id, payloads in games.items():  # each table's next round, in turn
+            assert feed(judge, payloads, [1], game_id)[0].stored
+
+
+def other_connection(path):
+    """What a second reader of the database sees: the stored (game, seq) of DEVICE."""
+    db = sqlite3.connect(str(path))
+    try:
+        return db.execute("SELECT game, seq FROM club_records WHERE device = ? ORDER BY game, seq",
+                          (DEVICE,)).fetchall()
+    finally:
+        db.close()
+
+
+def test_records_taken_together_are_on_disk_at_one_commit_and_not_before(hub, tmp_path):
+    registry, judge = hub
+    payloads = evening_game()
+    judge.begin()
+    verdicts = feed(judge, payloads)
+    assert all(v.stored for v in verdicts) and other_connection(registry.path) == []  # no ACK may go yet
+    judge.commit()
+    assert other_connection(registry.path) == [(7, seq) for seq in range(len(payloads))]
+    assert game_rows(registry.path) == imported_as_history_import(tmp_path, payloads)
+
+
+def test_a_record_refused_in_a_batch_takes_none_of_the_others_with_it(hub, monkeypatch):
+    registry, judge = hub
+    first, second = evening_game(7), evening_game(8, players=("Dora", "Emil", "Fritz"))
+    add_docs = registry.history.add_docs
+
+    def refusing(docs, now=None):  # as if the history held another copy of game 8
+        if docs[0][1]["games"][0]["id"] == 8:
+            add_docs(docs, now)  # written, then refused: its savepoint takes it back
+            raise ImportRefused("another copy of game 8")
+        return add_docs(docs, now)
+
+    monkeypatch.setattr(registry.history, "add_docs", refusing)
+    judge.begin()
+    assert feed(judge, first, [0, 1]) and feed(judge, second, [0], 8)[0].reason == ingest.HISTORY_REFUSED
+    assert all(v.stored for v in feed(judge, first, [2, 3]))
+    judge.commit()
+    assert other_connection(registry.path) == [(7, 0), (7, 1), (7, 2), (7, 3)]
+    assert [g["id"] for g in registry.history.games()] == [7]
+
+
+def test_a_batch_rolled_back_stores_nothing_and_its_records_are_taken_again(hub, tmp_path):
+    registry, judge = hub
+    payloads = evening_game()
+    assert all(v.stored for v in feed(judge, payloads, range(2)))
+    judge.begin()
+    assert all(v.stored for v in feed(judge, payloads, range(2, 5)))
+    judge.rollback()  # the commit failed: no ACK went, the table sends them again
+    assert other_connection(registry.path) == [(7, 0), (7, 1)]
+    verdicts = feed(judge, payloads, range(2, len(payloads)))
+    assert all(v.stored for v in verdicts) and opened_ack(verdicts[-1].ack) == (7, len(payloads))
+    assert game_rows(registry.path) == imported_as_history_import(tmp_path, payloads)

@@ -1,7 +1,9 @@
 # The history database: idempotent imports, devices merging, statistics, charts and the evening report.
+import gc
 import html.parser
 import json
 import sqlite3
+from xml.etree import ElementTree
 
 import pytest
 
@@ -103,6 +105,20 @@ def test_chart_is_a_png():
     assert data.startswith(PNG) and len(data) > 2000
 
 
+def test_the_reports_chart_is_svg_drawing_each_seats_totals_and_the_target():
+    (game,) = doc([comeback_game()])["games"]
+    game["players"][0] = "A<&>"
+    svg = ElementTree.fromstring(charts.progression_svg(game))  # well-formed XML, names escaped
+    ns = "{http://www.w3.org/2000/svg}"
+    lines = svg.findall(ns + "polyline")
+    assert len(lines) == len(game["players"])
+    for line in lines:  # round 0 (all 0) to the last
+        assert len(line.get("points").split()) == len(game["rounds"]) + 1
+    texts = [t.text for t in svg.iter(ns + "text")]
+    assert charts.title(game) in texts and any("A<&>" in (t or "") for t in texts)
+    assert any(t and str(game["target"]) in t for t in texts)
+
+
 class StrictParser(html.parser.HTMLParser):
     """Checks that every element that must close is closed in order; collects images' sources."""
     VOID = {"meta", "img", "br", "hr", "link", "input"}
@@ -135,7 +151,7 @@ def test_report_is_one_self_contained_html_page(tmp_path):
     parser.feed(page)
     parser.close()
     assert parser.stack == []
-    assert len(parser.images) == 2 and all(src.startswith("data:image/png;base64,") for src in parser.images)
+    assert len(parser.images) == 2 and all(src.startswith("data:image/svg+xml;base64,") for src in parser.images)
     assert all(ref.startswith("data:") for ref in parser.refs)
     assert "Anna" in page and "+89" in page and "Won by Cleo." in page
 
@@ -161,6 +177,7 @@ def test_cli_import_history_chart_report(tmp_path, capsys, monkeypatch):
     assert "a.json: 2 new, 0 updated, 0 already there" in out
     assert "a.json: 0 new, 0 updated, 2 already there" in out
     assert main(["history", "--db", db]) == 0
+    assert gc.isenabled()  # off only while the games were read and counted
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("3 games (2 finished)")
     assert lines[2].startswith("Standard games:") and "More points per round is better" in lines[2]
