@@ -22,7 +22,8 @@ NAMES = {row[0]: row for row in SCREENS}
 
 
 def screen_classes():
-    """(module, class) of every class in firmware/ui that is a Screen, by its bases' names."""
+    """(module, class) of every class in firmware/ui that is a Screen, by its bases' names (not the
+    bases screens are made of: ListScreen, and a module's own private ones such as _Unchanged)."""
     bases = {}
     for path in UI.glob("*.py"):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
@@ -38,7 +39,7 @@ def screen_classes():
                 return True
         return False
 
-    return {key for key in bases if is_screen(key) and key != ("ui.screen", "ListScreen")}
+    return {key for key in bases if is_screen(key) and key != ("ui.screen", "ListScreen") and not key[1].startswith("_")}
 
 
 def opened_names():
