@@ -147,6 +147,8 @@ RUNS = (
     ("firmware_budget", "firmware_budget.py", APP + SOURCE + ("bench/mpy/firmware_game.py", MONO)),
     ("storage_wear", "storage_wear.py", STORE + ("bench/mpy/storage_bench.py", "tests/firmware/evening.py")),
     ("device_heap", "device_heap.py --host-scale", HEAP + (MONO, COLOUR, LARGE)),
+    ("club_load", "club_load.py", LAPTOP + ("lib/tafel/", "!lib/tafel/bundle/", "bench/club_tables.py",
+                                            "bench/club_year.py")),  # the hub: tafel club serve, the history
     ("device_heap-mpy", "device_heap.py --mpy --board esp32-devkitc-ssd1306 --only evening --no-search",
      HEAP + (MONO,)),
 )

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import club_tables  # noqa: E402
-from benchlib import machine  # noqa: E402
+from benchlib import machine, run_recorded  # noqa: E402
 from benchlib import table as markdown  # noqa: E402
 from tafel_host.club.registry import Registry  # noqa: E402
 
@@ -334,4 +334,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_recorded(main, "club_load", measured_on="CPython %s" % sys.version.split()[0]))

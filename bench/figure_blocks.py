@@ -288,6 +288,39 @@ def laptop_rows(load):
             "bundle, zlib", "of raw"), "—", "`bench/update_crypto.py`"),
         ("free heap at the peak of verifying a bundle in a 64 KB heap", heap.cell("verify only", "free at peak"),
          "≥ 20 KB: %s" % heap.cell("verify only", "budget"), "`bench/update_crypto.py`"),
+    ] + club_rows(load)
+
+
+def club_rows(load):
+    club = load("club_load")
+    hub = club.table("broker")
+
+    def at(broker, n, column):
+        for row in hub.rows:
+            if row[0] == broker and row[1] == str(n):
+                return row[hub.head.index(column)]
+        from figures import MissingResults  # (figures.py imports this module)
+
+        raise MissingResults("bench/results/club_load.txt: no run of %s with %s tables" % (broker, n))
+
+    goal = club.find(r"^Goal: (.*)$")
+    year = club.table("command (a process")
+    games = club.find(r"^A year of a club: (\d+) games")
+    restarted = [(at(b, 200, "lost"), at(b, 200, "stored twice")) for b in ("amqtt, restarted", "mosquitto, restarted")]
+    return [
+        ("the club's hub (`tafel club serve`) on this laptop: simulated tables each playing a round every 10 s, "
+         "from a table's publish to the round on the live board's event stream, median / 99th percentile "
+         "(the built-in broker, amqtt / Mosquitto)",
+         "200 tables: %s / %s, %s / %s; 1,000 tables: %s / %s, %s / %s; the broker restarted mid-run with 200: "
+         "%s and %s lost, %s and %s stored twice" % (
+             at("amqtt", 200, "board p50"), at("amqtt", 200, "board p99"), at("mosquitto", 200, "board p50"),
+             at("mosquitto", 200, "board p99"), at("amqtt", 1000, "board p50"), at("amqtt", 1000, "board p99"),
+             at("mosquitto", 1000, "board p50"), at("mosquitto", 1000, "board p99"),
+             restarted[0][0], restarted[1][0], restarted[0][1], restarted[1][1]),
+         "p99 < 1 s at 200 tables, on both: %s" % goal, "`bench/club_load.py`"),
+        ("a year of a club (%s games stored through the hub's ingest): `tafel history` / `--evening` / "
+         "`tafel chart` / `tafel report`, each a process of its own" % thousands(int(games)),
+         " / ".join(row[1] for row in year.rows), "< 2 s each", "`bench/club_load.py`"),
     ]
 
 
