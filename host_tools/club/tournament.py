@@ -136,6 +136,6 @@ class Tournament:
     def _ranking(self, evening):
         hub = self.hub
         ours = {(g.device, g.game) for g in hub.registry.games(hub.club, evening)}
-        games = [g for g in hub.registry.history.games() if (g["device"], g["id"]) in ours]
+        games = hub.registry.history.games_of(ours)  # this evening's only, not the whole history
         ranked = leaderboard.rows(games, self.order)
         return [row["name"] for row in ranked[0][1]] if ranked else []
