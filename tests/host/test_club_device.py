@@ -138,9 +138,11 @@ class Hub:
 class Table:
     """The simulated device with its serial, keys pressed, its time following the laptop's."""
 
-    def __init__(self, flash):
+    def __init__(self, flash, device_id=None):
         self.serial = SimSerial()
         command = auto_command(find_run_py(), flash, find_board(DEFAULT_BOARD)) + self.serial.device_args()
+        if device_id is not None:  # else the simulator's own, from the flash file's folder
+            command += ["--device-id", device_id]
         self.dev = SimDevice(command, log=open(Path(flash).with_suffix(".log"), "w"))
         self.dev.start()
         self.at = time.monotonic()
