@@ -109,12 +109,13 @@ LINK = tuple("host_tools/link/%s.py" % m for m in (
     "host_tools/progress.py") + LANG  # the laptop's end (not link/roster_cli.py), in the laptop's language
 UPDATE = ("host_tools/update/client.py", "host_tools/update/trial.py", "host_tools/update/bundle_file.py",
           "host_tools/update/serve.py")  # an update sent over USB and served over Wi-Fi
-STORE = ("firmware/store/", "firmware/sim/blockdev.py",
+STORE = ("firmware/store/", "firmware/unload.py", "firmware/sim/blockdev.py",
          "firmware/sim/flashdev.py", "lib/tafel/", "!lib/tafel/bundle/")  # the store alone, on the emulated flash
 LAPTOP = ("host_tools/",)  # the laptop's whole `tafel` command: tests/host/lockstep.py runs its export and update
 #     in the launcher's process (tafel_host.cli, which imports every subcommand)
 HEAP = APP + DEVICE_BUILD + PLAY + LINK + UPDATE + LAPTOP + (
-    "tests/host/heap_scenarios.py", "tests/host/simupdate.py", "tests/host/lockstep.py")
+    "tests/host/heap_scenarios.py", "tests/host/simupdate.py", "tests/host/lockstep.py", "tests/host/club_wire.py",
+    "tests/host/club_fixtures.py", "tests/host/export_fixtures.py")  # (club_wire: the club scenario's hub)
 #     make heap's scenarios, on the device build
 MONO = "hardware/boards/esp32-devkitc-ssd1306.json"  # the default board
 COLOUR = "hardware/boards/lilygo-tdisplay-st7789.json"
