@@ -74,8 +74,8 @@ quick: $(STAMP)
 LOWEST := .venv-lowest
 test-lowest: pyproject.toml constraints-lowest.txt
 	test -x $(LOWEST)/bin/python || $(PYTHON) -m venv $(LOWEST)
-	$(LOWEST)/bin/python -m pip install --quiet -c constraints-lowest.txt -e '.[dev,charts,excel]'
-	$(LOWEST)/bin/python -m pip list --format=freeze | grep -i -E '^(pyserial|rich|cryptography|platformdirs|pillow|esptool|mpremote|matplotlib|pytest|pytest-xdist|hypothesis)=='
+	$(LOWEST)/bin/python -m pip install --quiet -c constraints-lowest.txt -e '.[dev,charts,excel,club]'
+	$(LOWEST)/bin/python -m pip list --format=freeze | grep -i -E '^(pyserial|rich|cryptography|platformdirs|pillow|esptool|mpremote|matplotlib|openpyxl|amqtt|pytest|pytest-xdist|hypothesis)=='
 	$(LOWEST)/bin/python -m pytest -q -n auto --dist loadfile -p no:cacheprovider tests/host tests/core tests/crypto
 
 # Builds (incrementally) the 32-bit device build of MicroPython; tafel sim and the heap gate use it when it is there.
