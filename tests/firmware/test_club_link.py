@@ -32,6 +32,18 @@ def paired(peer=None, wifi=True):
     return dev, host, peer, Hub(peer, CLUB, DEVICE)
 
 
+def first_round_at_the_hub():
+    """A paired table online, a game of three started and its first round acknowledged by the hub:
+    (dev, peer, hub, session, game id)."""
+    dev, host, peer, hub = paired()
+    run(dev, peer, hub, 3000, lambda: peer.messages(b"status"))
+    session = start_game(dev)
+    session.save_round({"Ben": 36, "Cleo": 53}, "Anna")
+    game = session.game_id
+    assert run(dev, peer, hub, 3000, lambda: dev.app.club.outbox.acked.get(game) == 2)
+    return dev, peer, hub, session, game
+
+
 def run(dev, peer, hub, ms=300, until=None):
     """Step the device and the broker (and the hub) for `ms` of the device's time, or until until()."""
     for _ in range(ms // 10):
@@ -85,12 +97,7 @@ def test_every_record_goes_out_signed_in_order_and_the_ack_moves_the_cursor():
 
 
 def test_records_played_while_the_broker_is_away_follow_from_the_cursor_and_nothing_acknowledged_twice():
-    dev, host, peer, hub = paired()
-    run(dev, peer, hub, 3000, lambda: peer.messages(b"status"))
-    session = start_game(dev)
-    session.save_round({"Ben": 36, "Cleo": 53}, "Anna")
-    game = session.game_id
-    assert run(dev, peer, hub, 3000, lambda: dev.app.club.outbox.acked.get(game) == 2)
+    dev, peer, hub, session, game = first_round_at_the_hub()
     peer.stop()  # the hub's laptop goes away
     for hands, winner in (({"Anna": 4, "Cleo": 5}, "Ben"), ({"Ben": 7, "Cleo": 1}, "Anna"),
                           ({"Anna": 9, "Ben": 2}, "Cleo")):
@@ -108,12 +115,7 @@ def test_records_played_while_the_broker_is_away_follow_from_the_cursor_and_noth
 
 
 def test_a_wifi_cut_of_ten_minutes_loses_nothing_and_play_goes_on():
-    dev, host, peer, hub = paired()
-    run(dev, peer, hub, 3000, lambda: peer.messages(b"status"))
-    session = start_game(dev)
-    session.save_round({"Ben": 36, "Cleo": 53}, "Anna")
-    game = session.game_id
-    assert run(dev, peer, hub, 3000, lambda: dev.app.club.outbox.acked.get(game) == 2)
+    dev, peer, hub, session, game = first_round_at_the_hub()
     wlan = dev.app.wlan()
     wlan.networks = {}  # the table out of the network's range: the station drops, no access point is found
     wlan.disconnect()
@@ -174,12 +176,7 @@ def test_an_ack_that_does_not_move_brings_the_missing_record_at_once():
 
 
 def test_forged_and_stale_acks_change_nothing():
-    dev, host, peer, hub = paired()
-    run(dev, peer, hub, 3000, lambda: peer.messages(b"status"))
-    session = start_game(dev)
-    session.save_round({"Ben": 36, "Cleo": 53}, "Anna")
-    game = session.game_id
-    assert run(dev, peer, hub, 3000, lambda: dev.app.club.outbox.acked.get(game) == 2)
+    dev, peer, hub, session, game = first_round_at_the_hub()
     topic = club.topic(CLUB, DEVICE, "ack")
     peer.publish(topic, club.sign(bytes(32), topic, club.encode_ack(game, 40)))  # another secret
     other = club.topic(CLUB, "sim-other", "ack")

@@ -148,6 +148,15 @@ class Table:
         self.at = time.monotonic()
         self.ms = 0  # the device's time the waits below let pass
 
+    def command(self, argv):
+        """A tafel command on this table's serial while the table runs (its time following the
+        laptop's): its exit status."""
+        done = []
+        command = threading.Thread(target=lambda: done.append(main(argv)))
+        command.start()
+        self.until(lambda: not command.is_alive(), threading.Event(), what=" ".join(argv[:2]))
+        return done[0]
+
     def keys(self, script):
         for token in script.split():
             if token.startswith("wait:"):
@@ -204,13 +213,8 @@ def test_a_paired_table_reports_every_record_and_catches_up_after_the_broker_was
     try:
         table.keys(WLAN)
         db = tmp_path / "hub.sqlite3"
-        done = []
-        pairing = threading.Thread(target=lambda: done.append(main(
-            ["club", "pair", "--port", table.serial.path, "--hub", "127.0.0.1:%d" % hub.port, "--table", "7",
-             "--club", CLUB, "--db", str(db)])))
-        pairing.start()
-        table.until(lambda: not pairing.is_alive(), threading.Event(), what="tafel club pair")
-        assert done == [0]
+        assert table.command(["club", "pair", "--port", table.serial.path, "--hub", "127.0.0.1:%d" % hub.port,
+                              "--table", "7", "--club", CLUB, "--db", str(db)]) == 0
         with Registry(db) as registry:  # the secret the laptop made, as the hub reads it
             (device, secret), = registry.db.execute("SELECT id, secret FROM club_devices").fetchall()
             assert registry.secret(device) == secret
@@ -269,13 +273,8 @@ def test_a_paired_table_reports_to_tafel_club_serve_and_catches_up_after_the_hub
     wake = threading.Event()  # nothing sets it: the device's time follows the laptop's in steps of 20 ms
     try:
         table.keys(WLAN)
-        done = []
-        pairing = threading.Thread(target=lambda: done.append(main(
-            ["club", "pair", "--port", table.serial.path, "--hub", "127.0.0.1:%d" % port, "--table", "Tisch 7",
-             "--club", CLUB, "--db", str(db)])))
-        pairing.start()
-        table.until(lambda: not pairing.is_alive(), wake, what="tafel club pair")
-        assert done == [0]
+        assert table.command(["club", "pair", "--port", table.serial.path, "--hub", "127.0.0.1:%d" % port,
+                              "--table", "Tisch 7", "--club", CLUB, "--db", str(db)]) == 0
         with Registry(db) as registry:
             (device,), = registry.db.execute("SELECT id FROM club_devices").fetchall()
         hub, _ = club_wire.hub_listening(db, port)  # the one club paired: no --club needed
@@ -320,13 +319,8 @@ def test_the_organisers_round_is_offered_on_the_tables_home_and_started_there(tm
     wake = threading.Event()  # nothing sets it: the device's time follows the laptop's in steps of 20 ms
     try:
         table.keys(WLAN)
-        done = []
-        pairing = threading.Thread(target=lambda: done.append(main(
-            ["club", "pair", "--port", table.serial.path, "--hub", "127.0.0.1:%d" % port, "--table", "Tisch 3",
-             "--club", CLUB, "--db", str(db)])))
-        pairing.start()
-        table.until(lambda: not pairing.is_alive(), wake, what="tafel club pair")
-        assert done == [0]
+        assert table.command(["club", "pair", "--port", table.serial.path, "--hub", "127.0.0.1:%d" % port,
+                              "--table", "Tisch 3", "--club", CLUB, "--db", str(db)]) == 0
         with Registry(db) as registry:
             (device,), = registry.db.execute("SELECT id FROM club_devices").fetchall()
         hub, _ = club_wire._on_a_free_port(

@@ -12,7 +12,6 @@ import time
 import pytest
 
 from needs import POSIX, needs
-from tafel_host.cli import main
 from tafel_host.club.registry import Registry
 
 try:
@@ -42,15 +41,6 @@ def step_all(tables, done, what, timeout=120.0):
             table.at = now
 
 
-def on_serial(table, argv):
-    """A tafel command on the table's serial while the table runs: its exit status."""
-    done = []
-    command = threading.Thread(target=lambda: done.append(main(argv)))
-    command.start()
-    table.until(lambda: not command.is_alive(), threading.Event(), what=" ".join(argv[:2]))
-    return done[0]
-
-
 def stored(db):
     with Registry(db) as registry:
         return registry.db.execute("SELECT device, game, seq FROM club_records ORDER BY device, game, seq").fetchall()
@@ -77,7 +67,7 @@ def test_three_tables_play_at_once_and_the_hub_has_every_round_of_every_table(tm
             table = Table(tmp_path / ("table%d.img" % i), "sim-00000000cafe%02d" % i)
             tables.append(table)
             table.keys(WLAN)
-            assert on_serial(table, ["club", "pair", "--port", table.serial.path, "--hub", "127.0.0.1:%d" % port,
+            assert table.command(["club", "pair", "--port", table.serial.path, "--hub", "127.0.0.1:%d" % port,
                                      "--table", "Tisch %d" % (i + 1), "--club", CLUB, "--db", str(db)]) == 0
         with Registry(db) as registry:
             devices = sorted(d.device_id for d in registry.devices(CLUB))
@@ -100,7 +90,7 @@ def test_three_tables_play_at_once_and_the_hub_has_every_round_of_every_table(tm
         history = history_games(db)
         for i, table in enumerate(tables):  # each table's own journal, exported over USB, against the hub's
             out = tmp_path / ("table%d.json" % i)
-            assert on_serial(table, ["export", "--port", table.serial.path, "-o", str(out)]) == 0
+            assert table.command(["export", "--port", table.serial.path, "-o", str(out)]) == 0
             exported = json.loads(out.read_text())
             (game,) = exported["games"]
             kept = history[(exported["device"]["id"], game["id"])]
